@@ -1,0 +1,50 @@
+// One jest config, split by test type (TEST_TYPE=unit | integration:contract | integration:http).
+// Without TEST_TYPE every type runs, as separate projects.
+const { loadEnv } = require("@medusajs/framework/utils")
+loadEnv("test", process.cwd())
+
+// @medusajs/test-utils reads these at require() time, so they are set here, not in globalSetup.
+// DB_HOST must contain "localhost": test-utils turns SSL on for any other host.
+require("./integration-tests/db-env").applyDbEnv()
+
+const transform = {
+  "^.+\\.[jt]sx?$": [
+    "@swc/jest",
+    { jsc: { parser: { syntax: "typescript", tsx: true, decorators: true }, target: "es2021" } },
+  ],
+}
+
+const base = {
+  transform,
+  testEnvironment: "node",
+  moduleFileExtensions: ["js", "ts", "tsx", "json"],
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
+}
+
+const projects = {
+  unit: {
+    ...base,
+    displayName: "unit",
+    testMatch: ["<rootDir>/src/**/__tests__/**/*.unit.spec.[jt]s"],
+  },
+  "integration:contract": {
+    ...base,
+    displayName: "contract",
+    testMatch: ["<rootDir>/integration-tests/contract/**/*.spec.[jt]s"],
+  },
+  "integration:http": {
+    ...base,
+    displayName: "http",
+    testMatch: ["<rootDir>/integration-tests/http/**/*.spec.[jt]s"],
+    setupFiles: ["<rootDir>/integration-tests/setup.js"],
+    globalSetup: "<rootDir>/integration-tests/global-setup.js",
+    globalTeardown: "<rootDir>/integration-tests/global-teardown.js",
+  },
+}
+
+const type = process.env.TEST_TYPE
+if (type && !projects[type]) {
+  throw new Error(`TEST_TYPE=${type} is not one of: ${Object.keys(projects).join(", ")}`)
+}
+
+module.exports = type ? projects[type] : { projects: Object.values(projects) }
