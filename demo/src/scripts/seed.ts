@@ -1,0 +1,13 @@
+import fs from "fs"
+import type { ExecArgs } from "@medusajs/framework/types"
+import { seedStore } from "../lib/seed-store"
+
+// `medusa exec ./src/scripts/seed.ts` (run by scripts/demo.js): seeds the demo store with the crypto
+// provider enabled on its region and writes what the scripted checkout needs to DEMO_SEED_OUTPUT.
+export default async function seedDemo({ container }: ExecArgs) {
+  const seeded = await seedStore(container, { paymentProviders: ["pp_crypto_crypto"] })
+  const output = process.env.DEMO_SEED_OUTPUT
+  if (output) {
+    fs.writeFileSync(output, JSON.stringify(seeded, null, 2))
+  }
+}

@@ -1,0 +1,98 @@
+// One scripted checkout, as a storefront does it with @medusajs/js-sdk: cart, item, address, shipping,
+// crypto payment session; then the shopper pays the invoice (through the sandbox's control API) and the
+// gateway's signed callback places and captures the order. Used by `npm run demo`.
+const Medusa = require("@medusajs/js-sdk").default
+
+const address = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  address_1: "Invalidenstraße 1",
+  city: "Berlin",
+  postal_code: "10115",
+  country_code: "de",
+}
+
+async function sandboxControl(sandbox, path, body) {
+  const response = await fetch(`${sandbox.url}/_sandbox${path}?api_key=${encodeURIComponent(sandbox.apiKey)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body || {}),
+  })
+  if (!response.ok) {
+    throw new Error(`sandbox ${path} answered ${response.status}: ${await response.text()}`)
+  }
+  return response.json()
+}
+
+async function waitFor(what, probe, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value) {
+      return value
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`)
+    }
+    await new Promise((r) => setTimeout(r, 500))
+  }
+}
+
+async function runCheckout(opts) {
+  const { backendUrl, publishableKey, regionId, variantId, shippingOptionId, sandbox, admin, log } = opts
+  const store = new Medusa({ baseUrl: backendUrl, publishableKey })
+
+  log("storefront: creating a cart, adding a product, address and shipping…")
+  let { cart } = await store.store.cart.create({ region_id: regionId, email: "ada@example.com" })
+  ;({ cart } = await store.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity: 1 }))
+  ;({ cart } = await store.store.cart.update(cart.id, { shipping_address: address, billing_address: address }))
+  ;({ cart } = await store.store.cart.addShippingMethod(cart.id, { option_id: shippingOptionId }))
+
+  log("storefront: the shopper picks crypto (BTC) at checkout…")
+  const { payment_collection: collection } = await store.store.payment.initiatePaymentSession(cart, {
+    provider_id: "pp_crypto_crypto",
+    data: { psys_cid: "BTC" },
+  })
+  const session = collection.payment_sessions.find((s) => s.provider_id === "pp_crypto_crypto")
+  const invoice = session.data
+  log(`gateway invoice ${invoice.txn_id} for ${cart.total} ${cart.currency_code.toUpperCase()}: ${invoice.invoice_url}`)
+
+  log("shopper: paying the invoice in full (sandbox)…")
+  await sandboxControl(sandbox, `/invoices/${encodeURIComponent(invoice.txn_id)}/pay`, {})
+
+  // The signed callback places the order; a storefront that comes back also completes the cart, and
+  // both give the same order.
+  const orderId = await waitFor(
+    "the order to be placed by the gateway's callback",
+    async () => {
+      const response = await fetch(
+        `${backendUrl}/store/crypto/payment-status?cart_id=${encodeURIComponent(cart.id)}`,
+        { headers: { "x-publishable-api-key": publishableKey } }
+      )
+      if (!response.ok) {
+        return null
+      }
+      const body = await response.json()
+      return body.order_id || null
+    },
+    60000
+  )
+
+  const adminSdk = new Medusa({ baseUrl: backendUrl, auth: { type: "jwt" } })
+  await adminSdk.auth.login("user", "emailpass", { email: admin.email, password: admin.password })
+  const { order } = await adminSdk.admin.order.retrieve(orderId, {
+    fields: "id,display_id,status,payment_status,total,currency_code",
+  })
+  return {
+    order_id: order.id,
+    display_id: order.display_id,
+    status: order.status,
+    payment_status: order.payment_status,
+    total: String(order.total),
+    currency_code: order.currency_code,
+    txn_id: invoice.txn_id,
+    invoice_url: invoice.invoice_url,
+  }
+}
+
+module.exports = { runCheckout }

