@@ -1,0 +1,508 @@
+/**
+ * Callback verification and signing (spec §6, NOTES.md "Callbacks").
+ *
+ * `verifyCallback` checks the `verify_hash` of a callback body exactly as spec §6.3 says and returns
+ * the fields that were signed, nothing else. `signCallback` is the same canonicalization run the other
+ * way, so the sandbox and the tests sign exactly as the verifier verifies (the stripe-node model).
+ *
+ * Readings chosen where the spec is silent (the README's "Callback verification" repeats them):
+ * - Form bodies (urlencoded and multipart) are read into the array PHP's `$_POST` would hold; lists
+ *   travel as `tx_urls[0]=…&tx_urls[1]=…` (`tx_urls[]=` is read too). The HMAC covers PHP
+ *   `serialize()` of the fields sorted by name, with HTML entities of `tx_urls` decoded (strict HTML
+ *   decoding by the `entities` package: only `;`-terminated references). The returned `tx_urls` is
+ *   the DECODED value, the one the signature covers: `a&amp;b` and `a&b` sign alike, so returning the
+ *   raw text would let a sender change it without the key.
+ * - JSON bodies: accepted when the HMAC matches the compact serialization of the received object
+ *   (without `verify_hash`, key order kept, numbers as their received lexeme) in any gateway
+ *   serializer's escaping: `/` raw or `\/`, non-ASCII raw or `\uXXXX` (plus PHP's escaping of
+ *   U+2028/U+2029 in raw mode and Python's escaping of DEL in escaped mode). Every variant needs the
+ *   key, so accepting several weakens nothing. Duplicate keys, unpaired surrogates and invalid UTF-8
+ *   are refused as malformed: each would make "the signed fields" ambiguous.
+ * - `verify_hash` is 40 hex digits; upper-case hex is accepted (the bytes are compared, in constant
+ *   time). An empty `verify_hash` counts as missing.
+ * - A body over 1 MiB is refused before it is read, with reason `malformed_body`.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { isUtf8 } from "node:buffer"
+import { GatewayError } from "./errors"
+import { classifyContentType } from "../internal/callback-content-type"
+import {
+  describeName,
+  ENTITY_DECODED_FIELD,
+  FormFieldCollector,
+  formSigningBytes,
+  FormSyntaxError,
+  isPlainFieldName,
+  readMultipartForm,
+  readUrlencodedForm,
+  writeMultipartBody,
+  writeUrlencodedBody,
+  decodeEntities,
+  type FormField,
+  type FormFieldToWrite,
+} from "../internal/callback-form"
+import {
+  isJsonNumberLexeme,
+  JsonNumberLexeme,
+  JsonObjectNode,
+  JsonSyntaxError,
+  hasUnpairedSurrogate,
+  parseJsonCallback,
+  writeCompactJson,
+  type JsonEscapeStyle,
+  type JsonNode,
+} from "../internal/callback-json"
+
+/** Largest callback body read, in bytes; larger bodies are refused before parsing. */
+export const MAX_CALLBACK_BODY_BYTES = 1024 * 1024
+
+/** The field that carries the signature (spec §5.5, §6.3). */
+export const VERIFY_HASH_FIELD = "verify_hash"
+
+/** Why a callback was refused. */
+export type CallbackVerificationReason =
+  | "missing_signature"
+  | "bad_signature"
+  | "malformed_body"
+  | "unsupported_content_type"
+
+/**
+ * A callback that must not be trusted. `reason` says why; the message names the field or the
+ * problem but never holds the secret key or the body.
+ */
+export class CallbackVerificationError extends GatewayError {
+  readonly reason: CallbackVerificationReason
+
+  constructor(reason: CallbackVerificationReason, message: string) {
+    super(message)
+    this.reason = reason
+  }
+}
+
+/**
+ * A field value as verified. Form callbacks give strings, and string lists for list fields
+ * (`tx_urls`). JSON callbacks give every JSON value: numbers as their exact received lexeme (a
+ * string such as `"0.00000001"`, never a JS number), strings, booleans, null, arrays and objects.
+ */
+export type CallbackValue = string | boolean | null | CallbackValue[] | { [key: string]: CallbackValue }
+
+/** The signed fields of a callback, `verify_hash` excluded. */
+export type CallbackFields = { [name: string]: CallbackValue }
+
+/** A verified callback: its body format and the fields its signature covers. */
+export interface VerifiedCallback {
+  readonly format: "form" | "json"
+  readonly fields: CallbackFields
+}
+
+export interface VerifyCallbackInput {
+  /** The raw request body, exactly as received (not a parsed object). */
+  readonly body: Buffer | Uint8Array | string
+  /** The request's Content-Type header, parameters included. */
+  readonly contentType: string | undefined
+  /** The shop secret key (spec §5.5). */
+  readonly secretKey: string
+}
+
+/**
+ * Verifies a callback (spec §6.3) and returns the fields its signature covers.
+ * Throws CallbackVerificationError when the callback must not be trusted.
+ */
+export function verifyCallback(input: VerifyCallbackInput): VerifiedCallback {
+  const secretKey = requireSecretKey(input.secretKey)
+  const body = readBody(input.body)
+  const contentType = input.contentType
+  if (typeof contentType !== "string" || contentType.trim() === "") {
+    throw new CallbackVerificationError("unsupported_content_type", "the callback has no content type")
+  }
+  const reading = classifyContentType(contentType)
+  if (!reading.ok) throw new CallbackVerificationError("unsupported_content_type", reading.problem)
+  if (reading.kind === "json") return verifyJson(body, secretKey)
+  return verifyForm(body, reading.kind === "multipart" ? contentType : null, secretKey)
+}
+
+function requireSecretKey(secretKey: unknown): string {
+  // An empty key would let anyone sign: a configuration error, not a bad callback.
+  if (typeof secretKey !== "string" || secretKey.length === 0) {
+    throw new TypeError("secretKey must be a non-empty string")
+  }
+  return secretKey
+}
+
+function tooLarge(size: string): CallbackVerificationError {
+  return new CallbackVerificationError(
+    "malformed_body",
+    `the callback body is too large: ${size} bytes, the limit is ${MAX_CALLBACK_BODY_BYTES}`,
+  )
+}
+
+function readBody(body: unknown): Buffer {
+  if (typeof body === "string") {
+    // UTF-16 length <= UTF-8 length: a string this long is over the limit without encoding it.
+    if (body.length > MAX_CALLBACK_BODY_BYTES) throw tooLarge(`more than ${MAX_CALLBACK_BODY_BYTES}`)
+    if (hasUnpairedSurrogate(body)) {
+      throw new CallbackVerificationError("malformed_body", "the callback body holds an unpaired surrogate")
+    }
+    const bytes = Buffer.from(body, "utf8")
+    if (bytes.length > MAX_CALLBACK_BODY_BYTES) throw tooLarge(String(bytes.length))
+    return bytes
+  }
+  if (body instanceof Uint8Array) {
+    if (body.length > MAX_CALLBACK_BODY_BYTES) throw tooLarge(String(body.length))
+    return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.length)
+  }
+  throw new CallbackVerificationError("malformed_body", "the callback body must be the raw bytes (a Buffer or a string)")
+}
+
+/** The 20 bytes a `verify_hash` stands for, or a failure. */
+function readVerifyHash(value: unknown): Buffer {
+  if (value === "") {
+    throw new CallbackVerificationError("missing_signature", "the callback's verify_hash is empty")
+  }
+  if (typeof value !== "string") {
+    throw new CallbackVerificationError("bad_signature", "the callback's verify_hash is not a string")
+  }
+  if (value.length !== 40 || !/^[0-9a-fA-F]{40}$/.test(value)) {
+    throw new CallbackVerificationError("bad_signature", "the callback's verify_hash is not 40 hexadecimal digits")
+  }
+  return Buffer.from(value, "hex")
+}
+
+function badSignature(): CallbackVerificationError {
+  return new CallbackVerificationError("bad_signature", "the callback's verify_hash does not match its fields")
+}
+
+function hmacOf(secretKey: string, data: Buffer): Buffer {
+  return createHmac("sha1", secretKey).update(data).digest()
+}
+
+// ---- JSON (spec §6.3, second bullet) ----
+
+/** The writer styles tried, most common first (NOTES.md "Callbacks": four variants, plus two edges). */
+const JSON_STYLES: readonly JsonEscapeStyle[] = [
+  { escapeSlashes: false, unicode: "raw" },
+  { escapeSlashes: true, unicode: "escaped" },
+  { escapeSlashes: false, unicode: "escaped" },
+  { escapeSlashes: true, unicode: "raw" },
+  { escapeSlashes: true, unicode: "raw-php" },
+  { escapeSlashes: false, unicode: "raw-php" },
+  { escapeSlashes: false, unicode: "escaped-python" },
+  { escapeSlashes: true, unicode: "escaped-python" },
+]
+
+function verifyJson(body: Buffer, secretKey: string): VerifiedCallback {
+  if (!isUtf8(body)) throw new CallbackVerificationError("malformed_body", "the JSON callback is not valid UTF-8")
+  const text = body.toString("utf8")
+  let parsed
+  try {
+    parsed = parseJsonCallback(text)
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) {
+      throw new CallbackVerificationError("malformed_body", `the JSON callback is not readable: ${error.message}`)
+    }
+    throw error
+  }
+  const { root, memberStarts, memberEnds } = parsed
+  const index = root.keys.indexOf(VERIFY_HASH_FIELD)
+  if (index === -1) throw new CallbackVerificationError("missing_signature", "the callback has no verify_hash")
+  const expected = readVerifyHash(root.values[index])
+
+  // Fast path: most bodies arrive exactly as they were signed. Cut the verify_hash member (and
+  // one comma) out of the received bytes, at the offsets the strict parse above found, and HMAC the
+  // rest. A match means the key holder signed exactly these bytes, and the fields returned come
+  // from the parse of these same bytes: nothing unsigned can slip in.
+  const last = memberStarts.length - 1
+  let cutStart: number
+  let cutEnd: number
+  if (last === 0) {
+    cutStart = memberStarts[0]
+    cutEnd = memberEnds[0]
+  } else if (index < last) {
+    cutStart = memberStarts[index]
+    cutEnd = memberStarts[index + 1]
+  } else {
+    cutStart = memberEnds[index - 1]
+    cutEnd = memberEnds[index]
+  }
+  // The parse counts UTF-16 units; the cut is made in bytes. Only the prefix needs measuring: the
+  // cut itself ("verify_hash", hex digits, ',', ':', whitespace) is ASCII, one byte per unit.
+  const asciiOnly = text.length === body.length
+  const cutStartByte = asciiOnly ? cutStart : Buffer.byteLength(text.slice(0, cutStart), "utf8")
+  const cutEndByte = cutStartByte + (cutEnd - cutStart)
+  const signedBytes = Buffer.allocUnsafe(body.length - (cutEndByte - cutStartByte))
+  body.copy(signedBytes, 0, 0, cutStartByte)
+  body.copy(signedBytes, cutStartByte, cutEndByte)
+  const fastDigest = hmacOf(secretKey, signedBytes)
+  if (timingSafeEqual(fastDigest, expected)) return { format: "json", fields: jsonFields(root, index) }
+
+  // Slow path: the body was re-encoded in transit (whitespace, other escapes). Re-serialize the
+  // parsed object compactly in each serializer's style (spec §6.3, NOTES.md) and try each.
+  const signed = new JsonObjectNode()
+  root.keys.forEach((key, i) => {
+    if (i === index) return
+    signed.keys.push(key)
+    signed.values.push(root.values[i])
+  })
+  const tried = new Set<string>()
+  for (const style of JSON_STYLES) {
+    const text = writeCompactJson(signed, style)
+    if (tried.has(text)) continue
+    tried.add(text)
+    const digest = hmacOf(secretKey, Buffer.from(text, "utf8"))
+    if (timingSafeEqual(digest, expected)) return { format: "json", fields: jsonFields(root, index) }
+  }
+  throw badSignature()
+}
+
+function setField(target: { [key: string]: CallbackValue }, key: string, value: CallbackValue): void {
+  if (key === "__proto__") {
+    // A plain assignment would set the prototype instead of a field.
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+  } else {
+    target[key] = value
+  }
+}
+
+function jsonValue(node: JsonNode): CallbackValue {
+  if (node instanceof JsonNumberLexeme) return node.lexeme
+  if (node instanceof JsonObjectNode) {
+    const out: { [key: string]: CallbackValue } = {}
+    for (let i = 0; i < node.keys.length; i++) setField(out, node.keys[i], jsonValue(node.values[i]))
+    return out
+  }
+  if (Array.isArray(node)) return node.map(jsonValue)
+  return node
+}
+
+function jsonFields(root: JsonObjectNode, skip: number): CallbackFields {
+  const fields: CallbackFields = {}
+  for (let i = 0; i < root.keys.length; i++) {
+    if (i !== skip) setField(fields, root.keys[i], jsonValue(root.values[i]))
+  }
+  return fields
+}
+
+// ---- Forms (spec §6.3, first bullet) ----
+
+function verifyForm(body: Buffer, multipartContentType: string | null, secretKey: string): VerifiedCallback {
+  const collector = new FormFieldCollector()
+  try {
+    if (multipartContentType === null) readUrlencodedForm(body, collector)
+    else readMultipartForm(body, multipartContentType, collector)
+  } catch (error) {
+    if (error instanceof FormSyntaxError) {
+      throw new CallbackVerificationError("malformed_body", `the form callback is not readable: ${error.message}`)
+    }
+    throw error
+  }
+  const all = collector.finish()
+  const hashIndex = all.findIndex((field) => field.name === VERIFY_HASH_FIELD)
+  if (hashIndex === -1) throw new CallbackVerificationError("missing_signature", "the callback has no verify_hash")
+  const hashField = all[hashIndex]
+  if (typeof hashField.text !== "string") {
+    throw new CallbackVerificationError("malformed_body", "the callback's verify_hash is a list")
+  }
+  const expected = readVerifyHash(hashField.text)
+  const signedFields = all.filter((_, i) => i !== hashIndex)
+  const digest = hmacOf(secretKey, formSigningBytes(signedFields))
+  if (!timingSafeEqual(digest, expected)) throw badSignature()
+  return { format: "form", fields: formFields(signedFields) }
+}
+
+function formFields(fields: readonly FormField[]): CallbackFields {
+  const out: CallbackFields = {}
+  for (const field of fields) setField(out, field.name, field.text)
+  return out
+}
+
+// ---- Signing ----
+
+/**
+ * A JSON number given by its exact text, for signing amounts without a float
+ * (`new CallbackNumber("0.00000001")`). The verifier returns it as that same text.
+ */
+export class CallbackNumber {
+  readonly lexeme: string
+
+  constructor(lexeme: string) {
+    if (!isJsonNumberLexeme(lexeme)) throw new TypeError(`${JSON.stringify(lexeme)} is not a JSON number`)
+    this.lexeme = lexeme
+  }
+}
+
+/**
+ * A value to sign. JS numbers are accepted only as safe integers (confirmations, timestamps);
+ * amounts go as strings or CallbackNumber. Form bodies take strings, numbers (written as their
+ * decimal text, as spec §6.3 wants for `expire_utc`) and lists of those.
+ */
+export type CallbackInputValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | null
+  | CallbackNumber
+  | readonly CallbackInputValue[]
+  | { readonly [key: string]: CallbackInputValue }
+
+export type CallbackInputFields = { readonly [name: string]: CallbackInputValue }
+
+/** Body formats the signer writes. `"form"` is urlencoded. */
+export type CallbackSignFormat = "json" | "urlencoded" | "multipart" | "form"
+
+export interface SignCallbackOptions {
+  readonly secretKey: string
+  readonly format: CallbackSignFormat
+  /** multipart only: the boundary to use (default: a random one). */
+  readonly boundary?: string
+  /**
+   * json only: how `/` is written. `"raw"` (default: JSON.stringify, Python, PHP with
+   * JSON_UNESCAPED_SLASHES) or `"escaped"` as `\/` (PHP's default json_encode).
+   */
+  readonly slashes?: "raw" | "escaped"
+  /**
+   * json only: how non-ASCII is written. `"raw"` (default) as UTF-8 like JSON.stringify and Python
+   * with ensure_ascii=False; `"escaped"` as `\uXXXX` lowercase, surrogate pairs for astral
+   * characters, like PHP's default json_encode; `"raw-php"` is raw except U+2028/U+2029, like PHP
+   * with JSON_UNESCAPED_UNICODE; `"escaped-python"` also escapes DEL, like Python's default.
+   */
+  readonly unicode?: JsonEscapeStyle["unicode"]
+}
+
+/** Everything a sender needs to post a signed callback. */
+export interface SignedCallback {
+  readonly body: Buffer
+  readonly contentType: string
+  readonly verifyHash: string
+  /** The fields as verifyCallback will return them for this body. */
+  readonly fields: CallbackFields
+}
+
+/**
+ * Signs `fields` as the gateway does (spec §6.3) and writes the body. `verify_hash` is added by the
+ * signer (last member or field); `fields` must not hold it. Throws TypeError for a value the format
+ * cannot carry (a field name PHP would rewrite, an unpaired surrogate, a float, a nested form value).
+ */
+export function signCallback(fields: CallbackInputFields, options: SignCallbackOptions): SignedCallback {
+  const secretKey = requireSecretKey(options.secretKey)
+  if (Object.prototype.hasOwnProperty.call(fields, VERIFY_HASH_FIELD)) {
+    throw new TypeError("fields must not contain verify_hash: the signer adds it")
+  }
+  switch (options.format) {
+    case "json":
+      return signJson(fields, options, secretKey)
+    case "form":
+    case "urlencoded":
+    case "multipart":
+      return signForm(fields, options, secretKey)
+    default:
+      throw new TypeError(`unknown callback format ${JSON.stringify(options.format)}`)
+  }
+}
+
+function requireWellFormed(value: string, path: string): string {
+  if (hasUnpairedSurrogate(value)) throw new TypeError(`${path} holds an unpaired surrogate`)
+  return value
+}
+
+function scalarLexeme(value: number | bigint | CallbackNumber, path: string): string {
+  if (value instanceof CallbackNumber) return value.lexeme
+  if (typeof value === "bigint") return value.toString()
+  if (!Number.isSafeInteger(value)) {
+    throw new TypeError(`${path} is a JS number that is not a safe integer: give it as a string or CallbackNumber`)
+  }
+  return String(value)
+}
+
+function toJsonNode(value: CallbackInputValue, path: string): JsonNode {
+  if (typeof value === "string") return requireWellFormed(value, path)
+  if (value === null || typeof value === "boolean") return value
+  if (typeof value === "number" || typeof value === "bigint" || value instanceof CallbackNumber) {
+    return new JsonNumberLexeme(scalarLexeme(value, path))
+  }
+  if (Array.isArray(value)) return value.map((item: CallbackInputValue, i: number) => toJsonNode(item, `${path}[${i}]`))
+  const node = new JsonObjectNode()
+  for (const key of Object.keys(value)) {
+    requireWellFormed(key, `a key in ${path}`)
+    node.keys.push(key)
+    node.values.push(toJsonNode((value as { readonly [key: string]: CallbackInputValue })[key], `${path}.${key}`))
+  }
+  return node
+}
+
+function signJson(fields: CallbackInputFields, options: SignCallbackOptions, secretKey: string): SignedCallback {
+  const root = toJsonNode(fields, "fields")
+  if (!(root instanceof JsonObjectNode)) throw new TypeError("fields must be an object")
+  const style: JsonEscapeStyle = {
+    escapeSlashes: options.slashes === "escaped",
+    unicode: options.unicode ?? "raw",
+  }
+  const text = writeCompactJson(root, style)
+  const verifyHash = hmacOf(secretKey, Buffer.from(text, "utf8")).toString("hex")
+  const member = `"${VERIFY_HASH_FIELD}":"${verifyHash}"}`
+  const body = root.keys.length === 0 ? `{${member}` : `${text.slice(0, -1)},${member}`
+  return {
+    body: Buffer.from(body, "utf8"),
+    contentType: "application/json",
+    verifyHash,
+    fields: jsonFields(root, -1),
+  }
+}
+
+function formText(value: CallbackInputValue, path: string): string {
+  if (typeof value === "string") return requireWellFormed(value, path)
+  if (typeof value === "number" || typeof value === "bigint" || value instanceof CallbackNumber) {
+    return scalarLexeme(value, path)
+  }
+  throw new TypeError(`${path}: a form field holds a string, a number or a list of those`)
+}
+
+/** Multipart boundary characters (RFC 2046 bchars, without the space). */
+const BOUNDARY_RE = /^[0-9A-Za-z'()+_,./:=?-]{1,70}$/
+
+function signForm(fields: CallbackInputFields, options: SignCallbackOptions, secretKey: string): SignedCallback {
+  const toWrite: FormFieldToWrite[] = []
+  const signed: FormField[] = []
+  const names = Object.keys(fields).sort()
+  for (const name of names) {
+    if (!isPlainFieldName(name)) {
+      throw new TypeError(`form field name ${describeName(name)} is not [A-Za-z_][A-Za-z0-9_-]*: PHP would rewrite it`)
+    }
+    const raw = fields[name]
+    const decode = name === ENTITY_DECODED_FIELD
+    if (Array.isArray(raw)) {
+      const texts = raw.map((item: CallbackInputValue, i: number) => formText(item, `${name}[${i}]`))
+      toWrite.push({ name, value: texts })
+      const signedTexts = decode ? texts.map(decodeEntities) : texts
+      signed.push({ name, text: signedTexts, value: signedTexts.map((t) => Buffer.from(t, "utf8")) })
+    } else {
+      const text = formText(raw as CallbackInputValue, name)
+      toWrite.push({ name, value: text })
+      const signedText = decode ? decodeEntities(text) : text
+      signed.push({ name, text: signedText, value: Buffer.from(signedText, "utf8") })
+    }
+  }
+  const verifyHash = hmacOf(secretKey, formSigningBytes(signed)).toString("hex")
+  toWrite.push({ name: VERIFY_HASH_FIELD, value: verifyHash })
+  const result = { verifyHash, fields: formFields(signed) }
+
+  if (options.format !== "multipart") {
+    return { ...result, body: writeUrlencodedBody(toWrite), contentType: "application/x-www-form-urlencoded" }
+  }
+  const contents = toWrite.flatMap((field) => (typeof field.value === "string" ? [field.value] : [...field.value]))
+  let boundary = options.boundary
+  if (boundary !== undefined) {
+    if (!BOUNDARY_RE.test(boundary)) throw new TypeError("boundary must be 1 to 70 RFC 2046 boundary characters")
+    const chosen = boundary
+    if (contents.some((value) => value.includes(chosen))) throw new TypeError("a field value contains the boundary")
+  } else {
+    do {
+      boundary = `----callback-${randomBytes(16).toString("hex")}`
+    } while (contents.some((value) => value.includes(boundary as string)))
+  }
+  return {
+    ...result,
+    body: writeMultipartBody(toWrite, boundary),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  }
+}

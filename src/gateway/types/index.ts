@@ -1,0 +1,7 @@
+export * from "./common"
+export * from "./invoices"
+export * from "./operations"
+export * from "./currencies"
+export * from "./balances"
+export * from "./deposits"
+export * from "./exchanges"
