@@ -1,0 +1,141 @@
+import { invalidAttribute, notFound, unauthorized } from "../core/errors"
+import type { SandboxCore } from "../core/sandbox-core"
+import type { SeedShop } from "../core/types"
+import { FAULT_MODES, type FaultInjector } from "../http/faults"
+import type { Reply, RequestContext, Route } from "../http/router"
+import { invoiceState, payInView } from "./state-views"
+
+export const CONTROL_PREFIX = "/_sandbox"
+
+const ok = (data: unknown): Reply => ({ status: 200, json: { status: "success", data } })
+
+/** Same api_key as the API; any shop's key works, and invoices/deposits/callbacks are that shop's. */
+function controlShop(ctx: RequestContext): SeedShop {
+  const shop = ctx.core.shopByKey(ctx.params.text("api_key", 512))
+  if (shop === undefined) {
+    throw unauthorized()
+  }
+  return shop
+}
+
+function confirmations(ctx: RequestContext): number | null {
+  return ctx.params.integer("confirmations", 0, 1_000_000)
+}
+
+/** The control API of the issue: exactly these routes. */
+export function controlRoutes(faults: FaultInjector): Route[] {
+  return [
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/invoices/:txn_id/pay`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        const invoice = ctx.core.requireInvoice(shop, ctx.path.txn_id)
+        ctx.core.pay(invoice, {
+          amount: ctx.params.decimal("amount"),
+          confirmations: confirmations(ctx),
+          error: ctx.params.flag("error"),
+        })
+        return ok(invoiceState(ctx.core, invoice))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/invoices/:txn_id/confirm`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        const invoice = ctx.core.requireInvoice(shop, ctx.path.txn_id)
+        ctx.core.confirm(invoice, confirmations(ctx))
+        return ok(invoiceState(ctx.core, invoice))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/invoices/:txn_id/switch`,
+      handler: async (ctx) => {
+        const shop = controlShop(ctx)
+        const invoice = ctx.core.requireInvoice(shop, ctx.path.txn_id)
+        const child = await ctx.core.switchInvoice(invoice, ctx.params.required("psys_cid", 422, 32))
+        return ok(invoiceState(ctx.core, child))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/deposits/:hash/pay`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        const deposit = ctx.core.depositByHash(shop, ctx.path.hash)
+        const payIn = ctx.core.payDeposit(deposit, {
+          amount: ctx.params.decimal("amount"),
+          confirmations: confirmations(ctx),
+          txid: ctx.params.text("txid", 128),
+        })
+        return ok(payInView(ctx.core, payIn))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/clock/advance`,
+      handler: (ctx) => {
+        controlShop(ctx)
+        const text = ctx.params.required("seconds", 422, 32)
+        if (!/^\d{1,9}(?:\.\d{1,3})?$/.test(text)) {
+          throw invalidAttribute("seconds", "\"seconds\" must be a number from 0 to 999999999.")
+        }
+        ctx.core.advanceClock(Number(text))
+        return ok(clockView(ctx.core))
+      },
+    },
+    {
+      method: "GET",
+      pattern: `${CONTROL_PREFIX}/callbacks`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        return ok(ctx.core.deliveries(shop, ctx.params.text("txn_id", 128) ?? undefined))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/callbacks/:id/redeliver`,
+      handler: async (ctx) => {
+        const shop = controlShop(ctx)
+        const delivery = ctx.core.dispatcher.get(ctx.path.id)
+        if (delivery === undefined || delivery.shop_id !== shop.id) {
+          throw notFound()
+        }
+        return ok(await ctx.core.dispatcher.redeliver(delivery.id))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/faults`,
+      handler: (ctx) => {
+        controlShop(ctx)
+        if (!ctx.params.has("mode")) {
+          throw invalidAttribute("mode", `"mode" is required: one of ${FAULT_MODES.join(", ")}.`)
+        }
+        const fault = faults.add({
+          path: ctx.params.text("path", 512),
+          mode: ctx.params.oneOf("mode", FAULT_MODES, "5xx"),
+          count: ctx.params.integer("count", 1, 1000) ?? 1,
+          ms: ctx.params.integer("ms", 0, 600_000),
+        })
+        return ok(fault)
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/reset`,
+      handler: (ctx) => {
+        controlShop(ctx)
+        faults.clear()
+        ctx.core.reset()
+        return ok({ reset: true })
+      },
+    },
+  ]
+}
+
+export function clockView(core: SandboxCore): { now_utc: number; offset_seconds: number } {
+  return { now_utc: core.clock.nowSeconds(), offset_seconds: Math.round(core.clock.offset / 1000) }
+}
