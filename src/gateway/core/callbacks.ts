@@ -26,11 +26,13 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { isUtf8 } from "node:buffer"
 import { GatewayError } from "./errors"
 import { classifyContentType } from "../internal/callback-content-type"
+import { buildFieldObject } from "../internal/callback-object"
+import { toByteString } from "../internal/php-serialize"
 import {
   describeName,
   ENTITY_DECODED_FIELD,
   FormFieldCollector,
-  formSigningBytes,
+  formSigningText,
   FormSyntaxError,
   isPlainFieldName,
   readMultipartForm,
@@ -42,15 +44,17 @@ import {
   type FormFieldToWrite,
 } from "../internal/callback-form"
 import {
-  isJsonNumberLexeme,
-  JsonNumberLexeme,
-  JsonObjectNode,
-  JsonSyntaxError,
+  defineField,
   hasUnpairedSurrogate,
+  isJsonNumberLexeme,
+  JsonSyntaxError,
+  markNumber,
   parseJsonCallback,
   writeCompactJson,
+  type JsonDocument,
   type JsonEscapeStyle,
-  type JsonNode,
+  type JsonObject,
+  type JsonValue,
 } from "../internal/callback-json"
 
 /** Largest callback body read, in bytes; larger bodies are refused before parsing. */
@@ -192,110 +196,57 @@ const JSON_STYLES: readonly JsonEscapeStyle[] = [
 
 function verifyJson(body: Buffer, secretKey: string): VerifiedCallback {
   if (!isUtf8(body)) throw new CallbackVerificationError("malformed_body", "the JSON callback is not valid UTF-8")
-  const text = body.toString("utf8")
   let parsed
   try {
-    parsed = parseJsonCallback(text)
+    parsed = parseJsonCallback(body, VERIFY_HASH_FIELD)
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
       throw new CallbackVerificationError("malformed_body", `the JSON callback is not readable: ${error.message}`)
     }
     throw error
   }
-  const { root, memberStarts, memberEnds } = parsed
-  const index = root.keys.indexOf(VERIFY_HASH_FIELD)
-  if (index === -1) throw new CallbackVerificationError("missing_signature", "the callback has no verify_hash")
-  const expected = readVerifyHash(root.values[index])
+  const { root, omitted, cutStart, cutEnd } = parsed
+  if (omitted === undefined) throw new CallbackVerificationError("missing_signature", "the callback has no verify_hash")
+  // The fields returned are the signed ones: the parse keeps verify_hash out of them.
+  const expected = readVerifyHash(omitted)
 
   // Fast path: most bodies arrive exactly as they were signed. Cut the verify_hash member (and
   // one comma) out of the received bytes, at the offsets the strict parse above found, and HMAC the
   // rest. A match means the key holder signed exactly these bytes, and the fields returned come
   // from the parse of these same bytes: nothing unsigned can slip in.
-  const last = memberStarts.length - 1
-  let cutStart: number
-  let cutEnd: number
-  if (last === 0) {
-    cutStart = memberStarts[0]
-    cutEnd = memberEnds[0]
-  } else if (index < last) {
-    cutStart = memberStarts[index]
-    cutEnd = memberStarts[index + 1]
-  } else {
-    cutStart = memberEnds[index - 1]
-    cutEnd = memberEnds[index]
-  }
-  // The parse counts UTF-16 units; the cut is made in bytes. Only the prefix needs measuring: the
-  // cut itself ("verify_hash", hex digits, ',', ':', whitespace) is ASCII, one byte per unit.
-  const asciiOnly = text.length === body.length
-  const cutStartByte = asciiOnly ? cutStart : Buffer.byteLength(text.slice(0, cutStart), "utf8")
-  const cutEndByte = cutStartByte + (cutEnd - cutStart)
-  const signedBytes = Buffer.allocUnsafe(body.length - (cutEndByte - cutStartByte))
-  body.copy(signedBytes, 0, 0, cutStartByte)
-  body.copy(signedBytes, cutStartByte, cutEndByte)
-  const fastDigest = hmacOf(secretKey, signedBytes)
-  if (timingSafeEqual(fastDigest, expected)) return { format: "json", fields: jsonFields(root, index) }
+  const signedBytes = Buffer.allocUnsafe(body.length - (cutEnd - cutStart))
+  body.copy(signedBytes, 0, 0, cutStart)
+  body.copy(signedBytes, cutStart, cutEnd)
+  if (timingSafeEqual(hmacOf(secretKey, signedBytes), expected)) return { format: "json", fields: root }
 
   // Slow path: the body was re-encoded in transit (whitespace, other escapes). Re-serialize the
   // parsed object compactly in each serializer's style (spec §6.3, NOTES.md) and try each.
-  const signed = new JsonObjectNode()
-  root.keys.forEach((key, i) => {
-    if (i === index) return
-    signed.keys.push(key)
-    signed.values.push(root.values[i])
-  })
   const tried = new Set<string>()
   for (const style of JSON_STYLES) {
-    const text = writeCompactJson(signed, style)
+    const text = writeCompactJson(parsed, style, VERIFY_HASH_FIELD)
     if (tried.has(text)) continue
     tried.add(text)
     const digest = hmacOf(secretKey, Buffer.from(text, "utf8"))
-    if (timingSafeEqual(digest, expected)) return { format: "json", fields: jsonFields(root, index) }
+    if (timingSafeEqual(digest, expected)) return { format: "json", fields: root }
   }
   throw badSignature()
-}
-
-function setField(target: { [key: string]: CallbackValue }, key: string, value: CallbackValue): void {
-  if (key === "__proto__") {
-    // A plain assignment would set the prototype instead of a field.
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
-  } else {
-    target[key] = value
-  }
-}
-
-function jsonValue(node: JsonNode): CallbackValue {
-  if (node instanceof JsonNumberLexeme) return node.lexeme
-  if (node instanceof JsonObjectNode) {
-    const out: { [key: string]: CallbackValue } = {}
-    for (let i = 0; i < node.keys.length; i++) setField(out, node.keys[i], jsonValue(node.values[i]))
-    return out
-  }
-  if (Array.isArray(node)) return node.map(jsonValue)
-  return node
-}
-
-function jsonFields(root: JsonObjectNode, skip: number): CallbackFields {
-  const fields: CallbackFields = {}
-  for (let i = 0; i < root.keys.length; i++) {
-    if (i !== skip) setField(fields, root.keys[i], jsonValue(root.values[i]))
-  }
-  return fields
 }
 
 // ---- Forms (spec §6.3, first bullet) ----
 
 function verifyForm(body: Buffer, multipartContentType: string | null, secretKey: string): VerifiedCallback {
   const collector = new FormFieldCollector()
+  let all: FormField[]
   try {
     if (multipartContentType === null) readUrlencodedForm(body, collector)
     else readMultipartForm(body, multipartContentType, collector)
+    all = collector.finish()
   } catch (error) {
     if (error instanceof FormSyntaxError) {
       throw new CallbackVerificationError("malformed_body", `the form callback is not readable: ${error.message}`)
     }
     throw error
   }
-  const all = collector.finish()
   const hashIndex = all.findIndex((field) => field.name === VERIFY_HASH_FIELD)
   if (hashIndex === -1) throw new CallbackVerificationError("missing_signature", "the callback has no verify_hash")
   const hashField = all[hashIndex]
@@ -304,15 +255,17 @@ function verifyForm(body: Buffer, multipartContentType: string | null, secretKey
   }
   const expected = readVerifyHash(hashField.text)
   const signedFields = all.filter((_, i) => i !== hashIndex)
-  const digest = hmacOf(secretKey, formSigningBytes(signedFields))
+  const digest = createHmac("sha1", secretKey).update(formSigningText(signedFields), "latin1").digest()
   if (!timingSafeEqual(digest, expected)) throw badSignature()
   return { format: "form", fields: formFields(signedFields) }
 }
 
 function formFields(fields: readonly FormField[]): CallbackFields {
-  const out: CallbackFields = {}
-  for (const field of fields) setField(out, field.name, field.text)
-  return out
+  // Names are distinct and never integer-like (the form reader's rules).
+  return buildFieldObject(
+    fields.map((field) => field.name),
+    fields.map((field) => field.text),
+  ).object
 }
 
 // ---- Signing ----
@@ -414,38 +367,55 @@ function scalarLexeme(value: number | bigint | CallbackNumber, path: string): st
   return String(value)
 }
 
-function toJsonNode(value: CallbackInputValue, path: string): JsonNode {
+function toJsonValue(value: CallbackInputValue, path: string, numbers: JsonDocument["numbers"]): JsonValue {
   if (typeof value === "string") return requireWellFormed(value, path)
   if (value === null || typeof value === "boolean") return value
   if (typeof value === "number" || typeof value === "bigint" || value instanceof CallbackNumber) {
-    return new JsonNumberLexeme(scalarLexeme(value, path))
+    throw new TypeError(`${path}: numbers are written by their container`)
   }
-  if (Array.isArray(value)) return value.map((item: CallbackInputValue, i: number) => toJsonNode(item, `${path}[${i}]`))
-  const node = new JsonObjectNode()
-  for (const key of Object.keys(value)) {
+  if (Array.isArray(value)) {
+    const items: JsonValue[] = []
+    value.forEach((item: CallbackInputValue, i: number) => {
+      if (typeof item === "number" || typeof item === "bigint" || item instanceof CallbackNumber) {
+        markNumber(numbers, items, i)
+        items.push(scalarLexeme(item, `${path}[${i}]`))
+      } else {
+        items.push(toJsonValue(item, `${path}[${i}]`, numbers))
+      }
+    })
+    return items
+  }
+  const object: JsonObject = {}
+  const input = value as { readonly [key: string]: CallbackInputValue }
+  for (const key of Object.keys(input)) {
     requireWellFormed(key, `a key in ${path}`)
-    node.keys.push(key)
-    node.values.push(toJsonNode((value as { readonly [key: string]: CallbackInputValue })[key], `${path}.${key}`))
+    const item = input[key]
+    if (typeof item === "number" || typeof item === "bigint" || item instanceof CallbackNumber) {
+      markNumber(numbers, object, key)
+      defineField(object, key, scalarLexeme(item, `${path}.${key}`))
+    } else {
+      defineField(object, key, toJsonValue(item, `${path}.${key}`, numbers))
+    }
   }
-  return node
+  return object
 }
 
 function signJson(fields: CallbackInputFields, options: SignCallbackOptions, secretKey: string): SignedCallback {
-  const root = toJsonNode(fields, "fields")
-  if (!(root instanceof JsonObjectNode)) throw new TypeError("fields must be an object")
+  const numbers: JsonDocument["numbers"] = new Map()
+  const root = toJsonValue(fields, "fields", numbers) as JsonObject
   const style: JsonEscapeStyle = {
     escapeSlashes: options.slashes === "escaped",
     unicode: options.unicode ?? "raw",
   }
-  const text = writeCompactJson(root, style)
+  const text = writeCompactJson({ root, numbers, keyOrder: new Map() }, style)
   const verifyHash = hmacOf(secretKey, Buffer.from(text, "utf8")).toString("hex")
   const member = `"${VERIFY_HASH_FIELD}":"${verifyHash}"}`
-  const body = root.keys.length === 0 ? `{${member}` : `${text.slice(0, -1)},${member}`
+  const body = text === "{}" ? `{${member}` : `${text.slice(0, -1)},${member}`
   return {
     body: Buffer.from(body, "utf8"),
     contentType: "application/json",
     verifyHash,
-    fields: jsonFields(root, -1),
+    fields: root,
   }
 }
 
@@ -474,15 +444,15 @@ function signForm(fields: CallbackInputFields, options: SignCallbackOptions, sec
       const texts = raw.map((item: CallbackInputValue, i: number) => formText(item, `${name}[${i}]`))
       toWrite.push({ name, value: texts })
       const signedTexts = decode ? texts.map(decodeEntities) : texts
-      signed.push({ name, text: signedTexts, value: signedTexts.map((t) => Buffer.from(t, "utf8")) })
+      signed.push({ name, text: signedTexts, bytes: signedTexts.map(toByteString) })
     } else {
       const text = formText(raw as CallbackInputValue, name)
       toWrite.push({ name, value: text })
       const signedText = decode ? decodeEntities(text) : text
-      signed.push({ name, text: signedText, value: Buffer.from(signedText, "utf8") })
+      signed.push({ name, text: signedText, bytes: toByteString(signedText) })
     }
   }
-  const verifyHash = hmacOf(secretKey, formSigningBytes(signed)).toString("hex")
+  const verifyHash = createHmac("sha1", secretKey).update(formSigningText(signed), "latin1").digest("hex")
   toWrite.push({ name: VERIFY_HASH_FIELD, value: verifyHash })
   const result = { verifyHash, fields: formFields(signed) }
 

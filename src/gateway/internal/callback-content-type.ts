@@ -27,7 +27,19 @@ function charsetOf(parameters: string[]): string | undefined {
   return undefined
 }
 
+/** A server sees the same few headers over and over: their readings are remembered (bounded). */
+const READINGS = new Map<string, ContentTypeReading>()
+const READINGS_LIMIT = 64
+
 export function classifyContentType(header: string): ContentTypeReading {
+  const known = READINGS.get(header)
+  if (known !== undefined) return known
+  const reading = readContentType(header)
+  if (READINGS.size < READINGS_LIMIT && header.length <= 200) READINGS.set(header, reading)
+  return reading
+}
+
+function readContentType(header: string): ContentTypeReading {
   const parts = header.split(";")
   const mediaType = parts[0].trim().toLowerCase()
   let kind: CallbackBodyKind

@@ -15,17 +15,16 @@
  *   followed by two hex digits stays literal, a part without `=` is a field with an empty value.
  *   PHP's php_url_decode() does exactly the same. Values must be UTF-8.
  */
-import { isUtf8 } from "node:buffer"
+import { isAscii, isUtf8 } from "node:buffer"
 import busboy from "busboy"
 import { decodeHTML, DecodingMode } from "entities"
-import { phpSerializeFormFields, type PhpFormField } from "./php-serialize"
+import { phpSerializeFormFields, toByteString, type PhpFormField } from "./php-serialize"
 
 /** Thrown for a body that is not a form this verifier can read unambiguously. */
 export class FormSyntaxError extends Error {}
 
-/** A form field after reading: `value` as the receiver sees it, `bytes` as PHP would sign them. */
+/** A form field after reading: `text` as returned, `bytes` its UTF-8 as a byte string (signed). */
 export interface FormField extends PhpFormField {
-  readonly value: Buffer | readonly Buffer[]
   readonly text: string | string[]
 }
 
@@ -56,68 +55,84 @@ export function decodeEntities(value: string): string {
   return value.indexOf("&") === -1 ? value : decodeHTML(value, DecodingMode.Strict)
 }
 
-interface PendingField {
-  scalar: { text: string; bytes: Buffer } | null
-  list: { texts: string[]; bytes: Buffer[] } | null
-}
-
 /** Collects fields as they are read, enforcing the naming, list and duplicate rules above. */
 export class FormFieldCollector {
-  private readonly fields = new Map<string, PendingField>()
+  // Plain fields in arrays (the common case, no per-field object); lists by name.
+  private readonly names: string[] = []
+  private readonly texts: string[] = []
+  private readonly bytes: string[] = []
+  private readonly lists = new Map<string, { texts: string[]; bytes: string[] }>()
 
-  add(rawName: string, text: string, bytes: Buffer): void {
+  /** Adds one field; `bytes` is the UTF-8 of `text` as a byte string when the reader has it. */
+  add(rawName: string, text: string, bytes: string = toByteString(text)): void {
+    if (PLAIN_NAME_RE.test(rawName)) {
+      this.names.push(rawName)
+      this.texts.push(text)
+      this.bytes.push(bytes)
+      return
+    }
     const match = NAME_RE.exec(rawName)
     if (match === null) throw new FormSyntaxError(`unsupported field name ${describeName(rawName)}`)
     const name = match[1]
     const index = match[2]
-    let pending = this.fields.get(name)
-    if (pending === undefined) {
-      pending = { scalar: null, list: null }
-      this.fields.set(name, pending)
+    let list = this.lists.get(name)
+    if (list === undefined) {
+      list = { texts: [], bytes: [] }
+      this.lists.set(name, list)
     }
-    if (index === undefined) {
-      if (pending.scalar !== null || pending.list !== null) {
-        throw new FormSyntaxError(`field ${describeName(name)} is given more than once`)
-      }
-      pending.scalar = { text, bytes }
-      return
-    }
-    if (pending.scalar !== null) {
-      throw new FormSyntaxError(`field ${describeName(name)} is given both as a value and as a list`)
-    }
-    if (pending.list === null) pending.list = { texts: [], bytes: [] }
-    const position = pending.list.texts.length
+    const position = list.texts.length
     if (index !== "" && index !== String(position)) {
       throw new FormSyntaxError(`list field ${describeName(name)} has index [${index}] where [${position}] was expected`)
     }
-    pending.list.texts.push(text)
-    pending.list.bytes.push(bytes)
+    list.texts.push(text)
+    list.bytes.push(bytes)
   }
 
   /** The fields sorted by name in byte order, as PHP's ksort() orders these (all non-numeric) keys. */
   finish(): FormField[] {
-    const names = [...this.fields.keys()].sort()
+    const { names, texts, bytes, lists } = this
+    const count = names.length
+    // Insertion sort of the indexes by name: linear when the sender already sorted its fields (as
+    // the signature does), and a few hundred comparisons at worst for a callback's two dozen.
+    // Names are ASCII: comparing JS strings is comparing their bytes.
+    const order: number[] = new Array<number>(count)
+    for (let i = 0; i < count; i++) {
+      let j = i
+      while (j > 0 && names[order[j - 1]] > names[i]) {
+        order[j] = order[j - 1]
+        j--
+      }
+      order[j] = i
+    }
     const out: FormField[] = []
-    for (const name of names) {
-      const pending = this.fields.get(name) as PendingField
-      const decode = name === ENTITY_DECODED_FIELD
-      if (pending.scalar !== null) {
-        const { text, bytes } = pending.scalar
-        const decoded = decode ? decodeEntities(text) : text
-        out.push({ name, text: decoded, value: decoded === text ? bytes : Buffer.from(decoded, "utf8") })
-      } else if (pending.list !== null) {
-        const texts = pending.list.texts
-        const values = pending.list.bytes
-        if (decode) {
-          for (let i = 0; i < texts.length; i++) {
-            const decoded = decodeEntities(texts[i])
-            if (decoded !== texts[i]) {
-              texts[i] = decoded
-              values[i] = Buffer.from(decoded, "utf8")
+    let previous = ""
+    for (let k = 0; k < count; k++) {
+      const i = order[k]
+      const name = names[i]
+      if (name === previous) throw new FormSyntaxError(`field ${describeName(name)} is given more than once`)
+      if (lists.has(name)) throw new FormSyntaxError(`field ${describeName(name)} is given both as a value and as a list`)
+      previous = name
+      if (name === ENTITY_DECODED_FIELD) {
+        const decoded = decodeEntities(texts[i])
+        out.push({ name, text: decoded, bytes: decoded === texts[i] ? bytes[i] : toByteString(decoded) })
+      } else {
+        out.push({ name, text: texts[i], bytes: bytes[i] })
+      }
+    }
+    if (lists.size > 0) {
+      for (const [name, list] of lists) {
+        if (name === ENTITY_DECODED_FIELD) {
+          for (let i = 0; i < list.texts.length; i++) {
+            const decoded = decodeEntities(list.texts[i])
+            if (decoded !== list.texts[i]) {
+              list.texts[i] = decoded
+              list.bytes[i] = toByteString(decoded)
             }
           }
         }
-        out.push({ name, text: texts, value: values })
+        let j = out.length
+        while (j > 0 && out[j - 1].name > name) j--
+        out.splice(j, 0, { name, text: list.texts, bytes: list.bytes })
       }
     }
     return out
@@ -172,8 +187,63 @@ function percentDecode(body: Buffer, start: number, end: number): Buffer {
 
 /** Reads an `application/x-www-form-urlencoded` body into `collector`. */
 export function readUrlencodedForm(body: Buffer, collector: FormFieldCollector): void {
+  if (isAscii(body)) {
+    readAsciiUrlencodedForm(body.toString("latin1"), collector)
+    return
+  }
   // Raw (not percent-encoded) bytes must be UTF-8 too; percentDecode checks what it decodes.
   if (!isUtf8(body)) throw new FormSyntaxError("the body is not valid UTF-8")
+  readBinaryUrlencodedForm(body, collector)
+}
+
+/**
+ * The usual case, an all-ASCII body, read as a string. A value is percent-decoded to a byte string
+ * (one char per byte) with `unescape`, whose %XX decoding is exactly the WHATWG/PHP one: a `%` not
+ * followed by two hex digits stays literal. Its only extra, `%uXXXX`, is not PHP's: a part holding
+ * `%u` is decoded byte by byte instead. Bytes >= 0x80 must then form UTF-8.
+ */
+function readAsciiUrlencodedForm(body: string, collector: FormFieldCollector): void {
+  const length = body.length
+  let start = 0
+  while (start < length) {
+    let end = body.indexOf("&", start)
+    if (end === -1) end = length
+    if (end > start) {
+      let equals = body.indexOf("=", start)
+      if (equals > end) equals = -1
+      const nameEnd = equals === -1 ? end : equals
+      const name = decodeAsciiBytes(body.slice(start, nameEnd))
+      if (equals === -1) {
+        collector.add(name, "", "")
+      } else {
+        const bytes = decodeAsciiBytes(body.slice(equals + 1, end))
+        collector.add(name, textOfBytes(bytes), bytes)
+      }
+    }
+    start = end + 1
+  }
+}
+
+const HIGH_CHAR_RE = /[\u0080-\u00ff]/
+
+/** Percent-decodes one name or value of an ASCII urlencoded body to a byte string. */
+function decodeAsciiBytes(raw: string): string {
+  const spaced = raw.indexOf("+") === -1 ? raw : raw.replaceAll("+", " ")
+  if (spaced.indexOf("%") === -1) return spaced
+  return spaced.indexOf("%u") === -1 && spaced.indexOf("%U") === -1
+    ? unescape(spaced)
+    : percentDecode(Buffer.from(raw, "latin1"), 0, raw.length).toString("latin1")
+}
+
+/** The text a byte string stands for; bytes >= 0x80 must form UTF-8. */
+function textOfBytes(bytes: string): string {
+  if (!HIGH_CHAR_RE.test(bytes)) return bytes
+  const utf8 = Buffer.from(bytes, "latin1")
+  if (!isUtf8(utf8)) throw new FormSyntaxError("a percent-encoded field is not valid UTF-8")
+  return utf8.toString("utf8")
+}
+
+function readBinaryUrlencodedForm(body: Buffer, collector: FormFieldCollector): void {
   const length = body.length
   let start = 0
   while (start < length) {
@@ -189,7 +259,7 @@ export function readUrlencodedForm(body: Buffer, collector: FormFieldCollector):
       const nameEnd = equals === -1 ? end : equals
       const name = percentDecode(body, start, nameEnd).toString("utf8")
       const bytes = equals === -1 ? Buffer.alloc(0) : percentDecode(body, equals + 1, end)
-      collector.add(name, bytes.toString("utf8"), bytes)
+      collector.add(name, bytes.toString("utf8"), bytes.toString("latin1"))
     }
     start = end + 1
   }
@@ -217,7 +287,7 @@ export function readMultipartForm(body: Buffer, contentType: string, collector: 
     if (name === undefined) return fail("a multipart part has no field name")
     if (info.valueTruncated || info.nameTruncated) return fail(`field ${describeName(name)} is too long`)
     try {
-      collector.add(name, value, Buffer.from(value, "utf8"))
+      collector.add(name, value)
     } catch (error) {
       fail(error instanceof Error ? error.message : "unreadable field")
     }
@@ -236,8 +306,8 @@ export function readMultipartForm(body: Buffer, contentType: string, collector: 
   if (failure !== null) throw new FormSyntaxError(failure)
 }
 
-/** The canonical bytes the HMAC covers for a form callback (spec §6.3). */
-export function formSigningBytes(fields: readonly FormField[]): Buffer {
+/** The canonical bytes the HMAC covers for a form callback (spec §6.3), as a latin1 byte string. */
+export function formSigningText(fields: readonly FormField[]): string {
   return phpSerializeFormFields(fields)
 }
 

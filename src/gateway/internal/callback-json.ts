@@ -3,42 +3,57 @@
  * NOTES.md "Callbacks").
  *
  * Why not `JSON.parse` or lossless-json: the verifier needs, from ONE strict pass over the received
- * text, (1) numbers as their exact lexeme, (2) object members in received order (a JS object
- * reorders integer-like keys), (3) the span of every top-level member so the `verify_hash` member
- * can be cut out of the original bytes for the one-HMAC fast path, and (4) rejection of everything
- * that makes a body ambiguous: duplicate keys, unpaired surrogates (invalid UTF-8 is refused before
- * decoding). No library gives all four, so this file reads RFC 8259 JSON itself.
+ * text, (1) numbers as their exact lexeme, (2) the received member order (a JS object reorders
+ * integer-like keys), (3) the span of every top-level member so the `verify_hash` member can be cut
+ * out of the original bytes for the one-HMAC fast path, and (4) rejection of everything that makes
+ * a body ambiguous: duplicate keys and unpaired surrogates (invalid UTF-8 is refused before
+ * decoding). No library gives all four, so this file reads RFC 8259 JSON itself. It builds the
+ * returned values directly (numbers as lexeme strings) and keeps on the side only what plain values
+ * lose, so the slow path can write the same values back without a second parse.
  */
 
-/** A JSON number kept as the exact text it was received as (`0.00000001`, `1e400`, `-0`). */
-export class JsonNumberLexeme {
-  constructor(readonly lexeme: string) {}
-}
+import { buildFieldObject, defineField, findShape, objectOfShape } from "./callback-object"
 
-/** A JSON object with its members in received order. */
-export class JsonObjectNode {
-  readonly keys: string[] = []
-  readonly values: JsonNode[] = []
-}
+export { defineField }
 
-export type JsonNode = string | boolean | null | JsonNumberLexeme | JsonNode[] | JsonObjectNode
+/** A JSON value as the verifier returns it: every number is its exact received lexeme, as a string. */
+export type JsonValue = string | boolean | null | JsonValue[] | JsonObject
+export type JsonObject = { [key: string]: JsonValue }
+
+/**
+ * What plain values lose, kept on the side so the same values can be written back exactly (the
+ * slow path of verification, and the signer):
+ * - `numbers`: for each object or array holding numbers, the keys (or indexes) whose string value
+ *   is a number lexeme, written without quotes;
+ * - `keyOrder`: the received member order of the objects JS would reorder (integer-like keys come
+ *   first in a JS object); absent for every other object.
+ */
+export interface JsonDocument {
+  readonly root: JsonObject
+  readonly numbers: Map<object, Set<string | number>>
+  readonly keyOrder: Map<object, string[]>
+}
 
 /** Thrown for any text that is not one strict JSON object; the message names the offset. */
 export class JsonSyntaxError extends Error {}
 
-/** The parse of a callback body: the root object and the span of each top-level member. */
-export interface ParsedJsonCallback {
-  readonly root: JsonObjectNode
-  /** `memberStarts[i]`: offset (UTF-16 units) of the opening quote of the i-th top-level key. */
-  readonly memberStarts: number[]
-  /** `memberEnds[i]`: offset just after the i-th top-level value. */
-  readonly memberEnds: number[]
+/**
+ * The parse of a callback body: the document without the top-level member named `omitKey` (the
+ * signature), that member's value, and the byte range to cut out of the body to remove it.
+ */
+export interface ParsedJsonCallback extends JsonDocument {
+  /** The value of the top-level `omitKey` member; undefined when there is none. */
+  readonly omitted: JsonValue | undefined
+  /**
+   * Byte range of the member and one adjacent comma (the preceding one, or the following one when
+   * it is the first member), with the whitespace between: removing it leaves the other members.
+   */
+  readonly cutStart: number
+  readonly cutEnd: number
 }
 
 /** Objects and arrays nested deeper than this are refused (no stack exhaustion from a body). */
 const MAX_DEPTH = 64
-/** Above this many members, duplicate keys are found with a Set instead of a linear scan. */
-const LINEAR_DUPLICATE_SCAN_LIMIT = 16
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -47,6 +62,18 @@ const COLON = 0x3a
 
 /** JSON's exact number grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
 const NUMBER_RE = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/
+
+/** True when `lexeme` is a JSON number as RFC 8259 spells one. */
+export function isJsonNumberLexeme(lexeme: string): boolean {
+  return NUMBER_RE.test(lexeme)
+}
+
+/** Records that `container[slot]` holds a number lexeme. */
+export function markNumber(numbers: Map<object, Set<string | number>>, container: object, slot: string | number): void {
+  const slots = numbers.get(container)
+  if (slots === undefined) numbers.set(container, new Set([slot]))
+  else slots.add(slot)
+}
 
 function isNumberChar(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2b || code === 0x2e || code === 0x65 || code === 0x45
@@ -59,43 +86,97 @@ function hexValue(code: number): number {
   return -1
 }
 
+
 /**
- * Reads `text` (decoded from bytes already checked to be valid UTF-8) as one JSON object. Throws
+ * Reads `body` (bytes already checked to be valid UTF-8) as one JSON object. Throws
  * JsonSyntaxError for anything else, including a duplicate key at any depth and a `\u` escape of
  * an unpaired surrogate.
+ *
+ * The reader walks a latin1 view of the bytes (one char per byte, no decoding), so every offset is
+ * a byte offset; a string holding non-ASCII bytes is decoded from the body as UTF-8. Structural
+ * characters are ASCII and never occur inside a multi-byte sequence, so this reads exactly what a
+ * reader of the decoded text would.
  */
-export function parseJsonCallback(text: string): ParsedJsonCallback {
-  return new JsonReader(text).readDocument()
+export function parseJsonCallback(body: Buffer, omitKey: string): ParsedJsonCallback {
+  return new JsonReader(body, omitKey).readDocument()
 }
 
-/** Any C0 control character: raw inside a string it is invalid, outside only \t \n \r may appear. */
-const CONTROL_RE = /[\u0000-\u001f]/
-
 class JsonReader {
-  private pos = 0
+  private readonly body: Buffer
+  /** The body as latin1: one char per byte. */
+  private readonly text: string
+  /** Start and end offsets of the runs of non-ASCII bytes, in order; `runIndex` is the next one. */
+  private readonly highRuns: number[]
+  private runIndex: number
+  private pos: number
   /** Offset of the next backslash at or after the current string, or -1: strings before it have no escape. */
   private nextBackslash: number
   /** False when the text has no control character at all, so strings need no per-character check. */
   private readonly mayHoldControls: boolean
+  private readonly numbers: Map<object, Set<string | number>>
+  private readonly keyOrder: Map<object, string[]>
+  /** Set by readValue when the value it read was a number. */
+  private lastWasNumber: boolean
 
-  constructor(private readonly text: string) {
+  private readonly omitKey: string
+  private omitted: JsonValue | undefined
+  private cutStart: number
+  private cutEnd: number
+
+  constructor(body: Buffer, omitKey: string) {
+    const text = body.toString("latin1")
+    this.body = body
+    this.text = text
+    // One pass over the bytes finds both what needs UTF-8 decoding (runs of bytes >= 0x80) and
+    // whether strings need a per-character check (a control byte anywhere).
+    const highRuns: number[] = []
+    let mayHoldControls = false
+    const length = body.length
+    for (let i = 0; i < length; i++) {
+      const byte = body[i]
+      // One unsigned comparison tests byte < 0x20 || byte >= 0x80.
+      if (((byte - 0x20) >>> 0) < 0x60) continue
+      if (byte < 0x20) {
+        mayHoldControls = true
+        continue
+      }
+      let end = i + 1
+      while (end < length && body[end] >= 0x80) end++
+      highRuns.push(i, end)
+      i = end - 1
+    }
+    this.highRuns = highRuns
+    this.runIndex = 0
+    this.omitKey = omitKey
+    this.omitted = undefined
+    this.cutStart = -1
+    this.cutEnd = -1
+    this.pos = 0
     this.nextBackslash = text.indexOf("\\")
-    this.mayHoldControls = CONTROL_RE.test(text)
+    this.mayHoldControls = mayHoldControls
+    this.numbers = new Map()
+    this.keyOrder = new Map()
+    this.lastWasNumber = false
   }
 
   readDocument(): ParsedJsonCallback {
     this.skipWhitespace()
     if (this.text.charCodeAt(this.pos) !== 0x7b) this.fail("the body is not a JSON object")
-    const memberStarts: number[] = []
-    const memberEnds: number[] = []
-    const root = this.readObject(1, memberStarts, memberEnds)
+    const root = this.readObject(1, true)
     this.skipWhitespace()
     if (this.pos !== this.text.length) this.fail("unexpected data after the JSON object")
-    return { root, memberStarts, memberEnds }
+    return {
+      root,
+      omitted: this.omitted,
+      cutStart: this.cutStart,
+      cutEnd: this.cutEnd,
+      numbers: this.numbers,
+      keyOrder: this.keyOrder,
+    }
   }
 
   private fail(what: string): never {
-    throw new JsonSyntaxError(`${what} (at character ${this.pos})`)
+    throw new JsonSyntaxError(`${what} (at byte ${this.pos})`)
   }
 
   private skipWhitespace(): void {
@@ -109,14 +190,15 @@ class JsonReader {
     this.pos = pos
   }
 
-  private readValue(depth: number): JsonNode {
+  /** Reads a value; sets `lastWasNumber` when it is a number lexeme. */
+  private readValue(depth: number): JsonValue {
     this.skipWhitespace()
     const code = this.text.charCodeAt(this.pos)
     switch (code) {
       case QUOTE:
         return this.readString()
       case 0x7b:
-        return this.readObject(depth + 1, null, null)
+        return this.readObject(depth + 1, false)
       case 0x5b:
         return this.readArray(depth + 1)
       case 0x74:
@@ -126,7 +208,10 @@ class JsonReader {
       case 0x6e:
         return this.readLiteral("null", null)
       default:
-        if (code === 0x2d || (code >= 0x30 && code <= 0x39)) return this.readNumber()
+        if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
+          this.lastWasNumber = true
+          return this.readNumber()
+        }
         return this.fail("expected a JSON value")
     }
   }
@@ -137,7 +222,7 @@ class JsonReader {
     return value
   }
 
-  private readNumber(): JsonNumberLexeme {
+  private readNumber(): string {
     const text = this.text
     const start = this.pos
     let pos = start
@@ -145,39 +230,61 @@ class JsonReader {
     const lexeme = text.slice(start, pos)
     if (!NUMBER_RE.test(lexeme)) this.fail("invalid number")
     this.pos = pos
-    return new JsonNumberLexeme(lexeme)
+    return lexeme
   }
 
-  private readObject(depth: number, memberStarts: number[] | null, memberEnds: number[] | null): JsonObjectNode {
+  private readObject(depth: number, topLevel: boolean): JsonObject {
     if (depth > MAX_DEPTH) this.fail("JSON nested too deeply")
     const text = this.text
-    const node = new JsonObjectNode()
-    const keys = node.keys
-    let seen: Set<string> | null = null
+    const keys: string[] = []
+    const values: JsonValue[] = []
+    // Top level only: where the previous member ended, and whether the omitted member was the
+    // last one read (then the next member's start closes its cut).
+    let previousEnd = -1
+    let cutOpen = false
+    let numberKeys: string[] | null = null
     this.pos++ // '{'
     this.skipWhitespace()
     if (text.charCodeAt(this.pos) === 0x7d) {
       this.pos++
-      return node
+      return {}
     }
     for (;;) {
       this.skipWhitespace()
       if (text.charCodeAt(this.pos) !== QUOTE) this.fail("expected a member name")
       const memberStart = this.pos
       const key = this.readString()
-      // A duplicate key is an ambiguity (which one did the signer mean?): refused at any depth.
-      if (seen === null) seen = new Set()
-      if (seen.has(key)) this.fail("duplicate member name")
-      seen.add(key)
       this.skipWhitespace()
       if (text.charCodeAt(this.pos) !== COLON) this.fail("expected ':'")
       this.pos++
+      this.lastWasNumber = false
       const value = this.readValue(depth)
-      keys.push(key)
-      node.values.push(value)
-      if (memberStarts !== null && memberEnds !== null) {
-        memberStarts.push(memberStart)
-        memberEnds.push(this.pos)
+      if (topLevel) {
+        if (cutOpen) {
+          // The omitted member was the first one: cut it with the comma that follows it.
+          this.cutEnd = memberStart
+          cutOpen = false
+        }
+        if (key === this.omitKey) {
+          // The signature is kept apart from the fields; twice is as ambiguous as any duplicate.
+          if (this.omitted !== undefined) this.fail("duplicate member name")
+          this.omitted = value
+          this.lastWasNumber = false
+          if (previousEnd === -1) {
+            this.cutStart = memberStart
+            this.cutEnd = this.pos
+            cutOpen = true
+          } else {
+            this.cutStart = previousEnd
+            this.cutEnd = this.pos
+          }
+        }
+        previousEnd = this.pos
+      }
+      if (!topLevel || key !== this.omitKey) {
+        values.push(value)
+        keys.push(key)
+        if (this.lastWasNumber) (numberKeys ??= []).push(key)
       }
       this.skipWhitespace()
       const next = text.charCodeAt(this.pos)
@@ -187,16 +294,31 @@ class JsonReader {
       }
       if (next === 0x7d) {
         this.pos++
-        return node
+        break
       }
       this.fail("expected ',' or '}'")
     }
+    const object = this.buildObject(keys, values)
+    if (numberKeys !== null) for (const key of numberKeys) markNumber(this.numbers, object, key)
+    return object
   }
 
-  private readArray(depth: number): JsonNode[] {
+  /** The object of these members; a duplicate name is refused (which one did the signer mean?). */
+  private buildObject(keys: string[], values: JsonValue[]): JsonObject {
+    // Same names as a cached shape, whose names are distinct: so are these.
+    const known = findShape(keys)
+    if (known !== undefined) return objectOfShape(known, values) as JsonObject
+    if (new Set(keys).size !== keys.length) this.fail("duplicate member name")
+    const { object, reordered } = buildFieldObject(keys, values)
+    // JS lists integer-like keys first: keep the received order for writing the object back.
+    if (reordered) this.keyOrder.set(object, keys.slice())
+    return object as JsonObject
+  }
+
+  private readArray(depth: number): JsonValue[] {
     if (depth > MAX_DEPTH) this.fail("JSON nested too deeply")
     const text = this.text
-    const items: JsonNode[] = []
+    const items: JsonValue[] = []
     this.pos++ // '['
     this.skipWhitespace()
     if (text.charCodeAt(this.pos) === 0x5d) {
@@ -204,7 +326,10 @@ class JsonReader {
       return items
     }
     for (;;) {
-      items.push(this.readValue(depth))
+      this.lastWasNumber = false
+      const item = this.readValue(depth)
+      if (this.lastWasNumber) markNumber(this.numbers, items, items.length)
+      items.push(item)
       this.skipWhitespace()
       const next = text.charCodeAt(this.pos)
       if (next === COMMA) {
@@ -229,7 +354,7 @@ class JsonReader {
       const end = text.indexOf('"', start)
       if (end !== -1 && (this.nextBackslash === -1 || this.nextBackslash > end)) {
         this.pos = end + 1
-        return text.slice(start, end)
+        return this.decode(start, end)
       }
     }
     let pos = start
@@ -245,7 +370,20 @@ class JsonReader {
       pos++
     }
     this.pos = pos + 1
-    return text.slice(start, pos)
+    return this.decode(start, pos)
+  }
+
+  /**
+   * The text of bytes [start, end), which begin and end on character boundaries. Strings are read
+   * in increasing order, so the runs before `start` are never needed again.
+   */
+  private decode(start: number, end: number): string {
+    const runs = this.highRuns
+    let i = this.runIndex
+    while (i < runs.length && runs[i + 1] <= start) i += 2
+    this.runIndex = i
+    if (i >= runs.length || runs[i] >= end) return this.text.slice(start, end)
+    return this.body.toString("utf8", start, end)
   }
 
   /** The slow path of readString, for a string holding at least one escape. */
@@ -265,7 +403,7 @@ class JsonReader {
         pos++
         continue
       }
-      out += text.slice(chunkStart, pos)
+      out += this.decode(chunkStart, pos)
       const escape = text.charCodeAt(pos + 1)
       pos += 2
       switch (escape) {
@@ -324,7 +462,7 @@ class JsonReader {
       }
       chunkStart = pos
     }
-    out += text.slice(chunkStart, pos)
+    out += this.decode(chunkStart, pos)
     this.pos = pos + 1
     return out
   }
@@ -403,31 +541,39 @@ export function writeJsonString(value: string, style: JsonEscapeStyle): string {
   return out + value.slice(chunkStart) + '"'
 }
 
-/** Writes a node as compact JSON (no whitespace), numbers as their received lexeme. */
-export function writeCompactJson(node: JsonNode, style: JsonEscapeStyle): string {
-  if (typeof node === "string") return writeJsonString(node, style)
-  if (node === null) return "null"
-  if (typeof node === "boolean") return node ? "true" : "false"
-  if (node instanceof JsonNumberLexeme) return node.lexeme
-  if (Array.isArray(node)) {
+/**
+ * Writes `document.root` as compact JSON (no whitespace) in the given style: members in received
+ * order, numbers as their received lexeme, the top-level member `skipKey` left out.
+ */
+export function writeCompactJson(document: JsonDocument, style: JsonEscapeStyle, skipKey?: string): string {
+  return writeValue(document.root, document, style, skipKey)
+}
+
+function writeValue(value: JsonValue, document: JsonDocument, style: JsonEscapeStyle, skipKey?: string): string {
+  if (typeof value === "string") return writeJsonString(value, style)
+  if (value === null) return "null"
+  if (typeof value === "boolean") return value ? "true" : "false"
+  const numbers = document.numbers.get(value)
+  if (Array.isArray(value)) {
     let out = "["
-    for (let i = 0; i < node.length; i++) {
+    for (let i = 0; i < value.length; i++) {
       if (i > 0) out += ","
-      out += writeCompactJson(node[i], style)
+      const item = value[i]
+      out += numbers?.has(i) && typeof item === "string" ? item : writeValue(item, document, style)
     }
     return out + "]"
   }
   let out = "{"
-  for (let i = 0; i < node.keys.length; i++) {
-    if (i > 0) out += ","
-    out += writeJsonString(node.keys[i], style) + ":" + writeCompactJson(node.values[i], style)
+  let first = true
+  for (const key of document.keyOrder.get(value) ?? Object.keys(value)) {
+    if (key === skipKey) continue
+    if (!first) out += ","
+    first = false
+    const item = value[key]
+    out += writeJsonString(key, style) + ":"
+    out += numbers?.has(key) && typeof item === "string" ? item : writeValue(item, document, style)
   }
   return out + "}"
-}
-
-/** True when `lexeme` is a JSON number as RFC 8259 spells one. */
-export function isJsonNumberLexeme(lexeme: string): boolean {
-  return NUMBER_RE.test(lexeme)
 }
 
 const UNPAIRED_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/

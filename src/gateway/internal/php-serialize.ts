@@ -6,80 +6,38 @@
  *   string  s:<length in BYTES>:"<bytes>";
  *   list    a:<count>:{i:0;<string>i:1;<string>...}     (no ';' after '}')
  *   array   a:<count>:{<key><value>...}
- * Lengths count UTF-8 bytes, not characters: "é" is `s:2:"é";`.
+ * PHP strings are bytes, and lengths count bytes: "é" is `s:2:"é";`. So strings here are "byte
+ * strings": one JS char per byte (latin1), their `.length` is the byte length, and the result is
+ * hashed with the latin1 encoding, which gives back exactly those bytes.
  */
 
-/** One field of the PHP array: its key and its value as the exact bytes PHP would hold. */
+/** One field of the PHP array: its name (ASCII) and its value as byte strings. */
 export interface PhpFormField {
   readonly name: string
-  readonly value: Buffer | readonly Buffer[]
+  readonly bytes: string | readonly string[]
 }
 
-function decimalLength(n: number): number {
-  let digits = 1
-  while (n >= 10) {
-    n = Math.floor(n / 10)
-    digits++
-  }
-  return digits
-}
-
-/** Bytes `s:<len>:"` + bytes + `";` take. */
-function serializedStringLength(byteLength: number): number {
-  return 2 + decimalLength(byteLength) + 2 + byteLength + 2
+/** The UTF-8 bytes of `text` as a byte string (itself when `text` is ASCII). */
+export function toByteString(text: string): string {
+  return /[^\u0000-\u007f]/.test(text) ? Buffer.from(text, "utf8").toString("latin1") : text
 }
 
 /**
  * `serialize()` of the array `fields` describes, in the order given (sort first: PHP's ksort is the
- * caller's job). Built into one buffer so the HMAC sees a single update.
+ * caller's job), as a byte string.
  */
-export function phpSerializeFormFields(fields: readonly PhpFormField[]): Buffer {
-  let total = 2 + decimalLength(fields.length) + 2 + 1 // a:<n>:{ ... }
-  const nameLengths = new Array<number>(fields.length)
+export function phpSerializeFormFields(fields: readonly PhpFormField[]): string {
+  let out = `a:${fields.length}:{`
   for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]
-    const nameLength = Buffer.byteLength(field.name, "utf8")
-    nameLengths[i] = nameLength
-    total += serializedStringLength(nameLength)
-    const value = field.value
-    if (Buffer.isBuffer(value)) {
-      total += serializedStringLength(value.length)
+    const { name, bytes } = fields[i]
+    out += `s:${name.length}:"${name}";`
+    if (typeof bytes === "string") {
+      out += `s:${bytes.length}:"${bytes}";`
     } else {
-      const items = value as readonly Buffer[]
-      total += 2 + decimalLength(items.length) + 2 + 1
-      for (let j = 0; j < items.length; j++) {
-        total += 2 + decimalLength(j) + 1 + serializedStringLength(items[j].length)
-      }
+      out += `a:${bytes.length}:{`
+      for (let j = 0; j < bytes.length; j++) out += `i:${j};s:${bytes[j].length}:"${bytes[j]}";`
+      out += "}"
     }
   }
-
-  const out = Buffer.allocUnsafe(total)
-  let pos = out.write(`a:${fields.length}:{`, 0, "latin1")
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]
-    pos += out.write(`s:${nameLengths[i]}:"`, pos, "latin1")
-    pos += out.write(field.name, pos, "utf8")
-    pos += out.write('";', pos, "latin1")
-    const value = field.value
-    if (Buffer.isBuffer(value)) {
-      pos = writeString(out, pos, value)
-    } else {
-      const items = value as readonly Buffer[]
-      pos += out.write(`a:${items.length}:{`, pos, "latin1")
-      for (let j = 0; j < items.length; j++) {
-        pos += out.write(`i:${j};`, pos, "latin1")
-        pos = writeString(out, pos, items[j])
-      }
-      pos += out.write("}", pos, "latin1")
-    }
-  }
-  pos += out.write("}", pos, "latin1")
-  return pos === total ? out : out.subarray(0, pos)
-}
-
-function writeString(out: Buffer, pos: number, bytes: Buffer): number {
-  pos += out.write(`s:${bytes.length}:"`, pos, "latin1")
-  pos += bytes.copy(out, pos)
-  pos += out.write('";', pos, "latin1")
-  return pos
+  return `${out}}`
 }

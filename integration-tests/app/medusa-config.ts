@@ -1,0 +1,46 @@
+// A test-only Medusa app that loads this plugin from source (research §6.4). The app's root is
+// .server/ (it holds `src`, a symlink to the repository's src/, so API routes, workflows and jobs
+// load as the app's own, and requires this file); the provider and our module are registered by
+// path. Values come from the environment the HTTP
+// tests set before the app boots (integration-tests/http/checkout.spec.ts).
+import path from "node:path"
+import { defineConfig, loadEnv } from "@medusajs/framework/utils"
+
+loadEnv("test", process.cwd())
+
+// Absolute: defineConfig requires module paths from its own folder, not from this file.
+const repoSrc = path.resolve(__dirname, "..", "..", "src")
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    http: {
+      storeCors: "*",
+      adminCors: "*",
+      authCors: "*",
+      jwtSecret: "test-jwt-secret",
+      cookieSecret: "test-cookie-secret",
+    },
+  },
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [
+          {
+            resolve: path.join(repoSrc, "providers", "crypto"),
+            id: "crypto",
+            options: {
+              apiKey: process.env.MPC_TEST_GATEWAY_API_KEY,
+              baseUrl: process.env.MPC_TEST_GATEWAY_URL,
+              backendUrl: process.env.MPC_TEST_BACKEND_URL,
+              storefrontUrl: "http://localhost:8000",
+              underpaidTolerancePercent: process.env.MPC_TEST_TOLERANCE ?? "0",
+            },
+          },
+        ],
+      },
+    },
+    { resolve: path.join(repoSrc, "modules", "crypto") },
+  ],
+})

@@ -1,0 +1,456 @@
+import { createServer } from "node:net"
+import path from "node:path"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import {
+  createApiKeysWorkflow,
+  createCartWorkflow,
+  createProductsWorkflow,
+  createRegionsWorkflow,
+  createSalesChannelsWorkflow,
+  linkSalesChannelsToApiKeyWorkflow,
+} from "@medusajs/medusa/core-flows"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { AxiosInstance } from "axios"
+import { GatewayClient, signCallback, type CallbackInputFields } from "../../src/gateway"
+import { startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
+import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows"
+
+jest.setTimeout(180_000)
+
+const PROVIDER_ID = "pp_crypto_crypto"
+
+let sandbox: RunningSandbox
+let shop: SandboxShop
+const savedEnv = { ...process.env }
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "localhost", () => {
+      const address = server.address()
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+    })
+  })
+}
+
+// Runs before the runner's own beforeAll (declared first): the test app's medusa-config reads
+// these when the app boots. The app listens on PORT (test-utils honours it), so the provider can
+// build a callback URL the sandbox reaches.
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, internalTransferSeconds: 0 })
+  const plain = sandbox.shops.find((candidate) => !candidate.whiteLabel)
+  if (plain === undefined) {
+    throw new Error("the sandbox seed has no shop without white-label")
+  }
+  shop = plain
+  const port = await freePort()
+  process.env.PORT = String(port)
+  process.env.MPC_TEST_BACKEND_URL = `http://localhost:${port}`
+  process.env.MPC_TEST_GATEWAY_URL = sandbox.url
+  process.env.MPC_TEST_GATEWAY_API_KEY = shop.secretKey
+})
+
+afterAll(async () => {
+  await sandbox?.close()
+  process.env = savedEnv
+})
+
+interface Store {
+  cartId: string
+  publishableKey: string
+  variantId: string
+}
+
+async function seedStoreWithCart(container: MedusaContainer, currency = "eur"): Promise<Store> {
+  const {
+    result: [channel],
+  } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Web" }] } })
+  const {
+    result: [key],
+  } = await createApiKeysWorkflow(container).run({ input: { api_keys: [{ title: "Storefront", type: "publishable", created_by: "test" }] } })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [channel.id] } })
+  const {
+    result: [region],
+  } = await createRegionsWorkflow(container).run({
+    input: { regions: [{ name: "Shop region", currency_code: currency, countries: ["de"], payment_providers: [PROVIDER_ID] }] },
+  })
+  const {
+    result: [product],
+  } = await createProductsWorkflow(container).run({
+    input: {
+      products: [
+        {
+          title: "Crypto mug",
+          status: "published",
+          options: [{ title: "Size", values: ["One"] }],
+          variants: [{ title: "One", options: { Size: "One" }, manage_inventory: false, prices: [{ amount: 10.5, currency_code: currency }] }],
+          sales_channels: [{ id: channel.id }],
+        },
+      ],
+    },
+  })
+  const { result: cart } = await createCartWorkflow(container).run({
+    input: {
+      region_id: region.id,
+      sales_channel_id: channel.id,
+      email: "shopper@example.com",
+      currency_code: currency,
+      items: [{ variant_id: product.variants[0].id, quantity: 1 }],
+    },
+  })
+  return { cartId: cart.id, publishableKey: key.token, variantId: product.variants[0].id }
+}
+
+/** As a storefront would: payment collection, then a crypto session. Returns the session data. */
+async function startCryptoPayment(api: AxiosInstance, store: Store): Promise<{ sessionId: string; data: Record<string, unknown> }> {
+  const headers = { "x-publishable-api-key": store.publishableKey }
+  const collection = await api.post("/store/payment-collections", { cart_id: store.cartId }, { headers })
+  return createSession(api, store, String(collection.data.payment_collection.id))
+}
+
+async function createSession(api: AxiosInstance, store: Store, collectionId: string): Promise<{ sessionId: string; data: Record<string, unknown> }> {
+  const headers = { "x-publishable-api-key": store.publishableKey }
+  const collection = { data: { payment_collection: { id: collectionId } } }
+  const session = await api.post(
+    `/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`,
+    { provider_id: PROVIDER_ID },
+    { headers }
+  )
+  const [created] = session.data.payment_collection.payment_sessions
+  return { sessionId: created.id, data: created.data }
+}
+
+/** The sandbox control API (src/sandbox/README.md); returns `data` of its envelope. */
+async function control(method: "POST" | "GET", route: string, params: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const url = new URL(`${sandbox.url}/_sandbox${route}`)
+  url.searchParams.set("api_key", shop.secretKey)
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
+  const response = await fetch(url, { method })
+  if (!response.ok) {
+    throw new Error(`sandbox ${route} answered ${response.status}: ${await response.text()}`)
+  }
+  const body = (await response.json()) as { data: Record<string, unknown> }
+  return body.data
+}
+
+async function paymentStatus(api: AxiosInstance, store: Store) {
+  const response = await api.get(`/store/crypto/payment-status?cart_id=${store.cartId}`, {
+    headers: { "x-publishable-api-key": store.publishableKey },
+  })
+  return response.data
+}
+
+/** How many invoices the gateway holds for an order number prefix (spec §4.3 search). */
+async function gatewayInvoices(search: string): Promise<number> {
+  const client = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
+  const page = await client.operations.list({ search, type: "invoice" })
+  return page.operations.length
+}
+
+async function orderStatus(container: MedusaContainer, orderId: string): Promise<string> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
+  return String(data[0]?.status)
+}
+
+async function orderIdsForCart(container: MedusaContainer, cartId: string): Promise<string[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return data.map((row) => String(row.order_id))
+}
+
+async function paymentsForSession(container: MedusaContainer, sessionId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "payment",
+    fields: ["id", "captured_at", "captures.id", "captures.amount"],
+    filters: { payment_session_id: sessionId },
+  })
+  return data
+}
+
+medusaIntegrationTestRunner({
+  cwd: path.join(__dirname, "..", "app", ".server"),
+  testSuite: ({ api, getContainer }) => {
+    describe("crypto checkout over the sandbox", () => {
+      it("places the order and captures the payment when the shopper pays the invoice in full", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        expect(data).toMatchObject({ order_number: store.cartId, source_currency: "EUR", source_amount: "10.5" })
+        expect(JSON.stringify(data)).not.toContain(shop.secretKey)
+
+        await control("POST", `/invoices/${String(data.txn_id)}/pay`)
+        await sandbox.callbacksIdle()
+
+        const orderIds = await orderIdsForCart(container, store.cartId)
+        expect(orderIds).toHaveLength(1)
+        const payments = await paymentsForSession(container, sessionId)
+        expect(payments).toHaveLength(1)
+        expect(payments[0].captured_at).not.toBeNull()
+        expect(await paymentStatus(api, store)).toMatchObject({
+          order_id: orderIds[0],
+          invoice: { status: "completed", session_status: "captured" },
+        })
+      })
+
+      it("returns the order the callback placed when the storefront completes the cart afterwards", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { data } = await startCryptoPayment(api, store)
+        await control("POST", `/invoices/${String(data.txn_id)}/pay`)
+        await sandbox.callbacksIdle()
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+
+        const completed = await api.post(`/store/carts/${store.cartId}/complete`, {}, { headers: { "x-publishable-api-key": store.publishableKey } })
+
+        expect(completed.data).toMatchObject({ type: "order", order: { id: orderId } })
+      })
+
+      it("refuses a forged callback with 401 and changes nothing", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const forged = signCallback(
+          { txn_id: String(data.txn_id), ipn_type: "invoice", order_number: store.cartId, status: "completed", amount: "1" },
+          { secretKey: "not-the-shop-key", format: "json" }
+        )
+
+        const response = await api.post("/hooks/crypto/crypto?json=true", forged.body, {
+          headers: { "content-type": forged.contentType },
+          validateStatus: () => true,
+        })
+
+        expect(response.status).toBe(401)
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+        expect(await paymentsForSession(container, sessionId)).toEqual([])
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const { data: callbacks } = await query.graph({ entity: "crypto_callback", fields: ["id"], filters: {} })
+        expect(callbacks).toEqual([])
+      })
+
+      it("places one order with one capture when the same callback arrives ten times at once", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const txnId = String(data.txn_id)
+
+        await control("POST", `/invoices/${txnId}/pay`)
+        // The sandbox has queued its own delivery; the same signed content goes ten more times.
+        const delivery = sandbox.deliveries().find((candidate) => candidate.ref === txnId && candidate.status === "completed")
+        expect(delivery).toBeDefined()
+        const signed = signCallback(delivery?.fields as CallbackInputFields, { secretKey: shop.secretKey, format: "json" })
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            api.post("/hooks/crypto/crypto?json=true", signed.body, { headers: { "content-type": signed.contentType }, validateStatus: () => true })
+          )
+        )
+        await sandbox.callbacksIdle()
+
+        expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
+        expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
+        const payments = await paymentsForSession(container, sessionId)
+        expect(payments).toHaveLength(1)
+        expect(payments[0].captures).toHaveLength(1)
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const { data: stored } = await query.graph({
+          entity: "crypto_callback",
+          fields: ["id", "delivery_count", "processed_at"],
+          filters: { txn_id: txnId, status: "completed" },
+        })
+        expect(stored).toHaveLength(1)
+        expect(stored[0].delivery_count).toBe(11)
+      })
+
+      it("recognises the same callback redelivered as multipart form data", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const txnId = String(data.txn_id)
+        await control("POST", `/invoices/${txnId}/pay`)
+        await sandbox.callbacksIdle()
+        const delivery = sandbox.deliveries().find((candidate) => candidate.ref === txnId && candidate.status === "completed")
+        const form = signCallback(delivery?.fields as CallbackInputFields, { secretKey: shop.secretKey, format: "multipart" })
+
+        const answer = await api.post("/hooks/crypto/crypto", form.body, { headers: { "content-type": form.contentType } })
+
+        expect(answer.data).toEqual({ received: true, duplicate: true })
+        const payments = await paymentsForSession(container, sessionId)
+        expect(payments[0].captures).toHaveLength(1)
+      })
+
+      it("refuses a callback body over 1 MiB with 413", async () => {
+        const answer = await api.post("/hooks/crypto/crypto?json=true", Buffer.alloc(1024 * 1024 + 1, 0x20), {
+          headers: { "content-type": "application/json" },
+          validateStatus: () => true,
+          maxBodyLength: Infinity,
+        })
+
+        expect(answer.status).toBe(413)
+      })
+
+      it("places the order on detection and captures the payment once it confirms", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const txnId = String(data.txn_id)
+
+        await control("POST", `/invoices/${txnId}/pay`, { confirmations: "0" })
+        await sandbox.callbacksIdle()
+
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        expect(orderId).toBeDefined()
+        expect(await paymentsForSession(container, sessionId)).toEqual([])
+        expect(await paymentStatus(api, store)).toMatchObject({
+          payment_collection_status: "awaiting",
+          invoice: { status: "pending", session_status: "pending_authorization" },
+        })
+
+        await control("POST", `/invoices/${txnId}/confirm`)
+        await sandbox.callbacksIdle()
+
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
+        const payments = await paymentsForSession(container, sessionId)
+        expect(payments).toHaveLength(1)
+        expect(payments[0].captured_at).not.toBeNull()
+      })
+
+      it("changes nothing when a stale pending callback arrives after completed", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const txnId = String(data.txn_id)
+        await control("POST", `/invoices/${txnId}/pay`, { confirmations: "0" })
+        await control("POST", `/invoices/${txnId}/confirm`)
+        await sandbox.callbacksIdle()
+        const pending = sandbox.deliveries().find((candidate) => candidate.ref === txnId && candidate.status === "pending")
+        expect(pending).toBeDefined()
+        const stale = signCallback({ ...(pending?.fields as CallbackInputFields), comment: "late" }, { secretKey: shop.secretKey, format: "json" })
+
+        const answer = await api.post("/hooks/crypto/crypto?json=true", stale.body, { headers: { "content-type": stale.contentType } })
+
+        expect(answer.status).toBe(200)
+        const payments = await paymentsForSession(container, sessionId)
+        expect(payments).toHaveLength(1)
+        expect(payments[0].captures).toHaveLength(1)
+        expect(await paymentStatus(api, store)).toMatchObject({ invoice: { session_status: "captured" } })
+      })
+
+      it("cancels an order placed on detection when the invoice expires underpaid, recording the refund due", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { data } = await startCryptoPayment(api, store)
+        const txnId = String(data.txn_id)
+        await control("POST", `/invoices/${txnId}/pay`, { amount: "0.000001", confirmations: "0" })
+        await sandbox.callbacksIdle()
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        expect(orderId).toBeDefined()
+
+        await control("POST", "/clock/advance", { seconds: "7200" })
+        await control("POST", `/invoices/${txnId}/confirm`)
+        await sandbox.callbacksIdle()
+
+        expect(await orderStatus(container, orderId)).toBe("canceled")
+        expect(await paymentStatus(api, store)).toMatchObject({
+          invoice: { status: "expired", session_status: "canceled", received_amount: "0.000001", refund_due_amount: "0.000001" },
+        })
+      })
+
+      it("follows the switched invoice when the shopper changes coin and pays", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const child = await control("POST", `/invoices/${String(data.txn_id)}/switch`, { psys_cid: "LTC" })
+
+        await control("POST", `/invoices/${String(child.txn_id)}/pay`)
+        await sandbox.callbacksIdle()
+
+        expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
+        const payments = await paymentsForSession(container, sessionId)
+        expect(payments).toHaveLength(1)
+        expect(payments[0].captured_at).not.toBeNull()
+        expect(await paymentStatus(api, store)).toMatchObject({ invoice: { txn_id: child.txn_id, status: "completed" } })
+      })
+
+      it("lists the coins with the cart total converted at the gateway's rates", async () => {
+        const store = await seedStoreWithCart(getContainer())
+
+        const response = await api.get(`/store/crypto/currencies?cart_id=${store.cartId}`, {
+          headers: { "x-publishable-api-key": store.publishableKey },
+        })
+
+        expect(response.data).toMatchObject({ cart_id: store.cartId, provider_id: PROVIDER_ID, currency_code: "eur", total: "10.5" })
+        const btc = response.data.currencies.find((coin: { psys_cid: string }) => coin.psys_cid === "BTC")
+        expect(btc.amount).toMatch(/^0\.\d{1,8}$/)
+      })
+
+      it("refuses the store's currency with a clear error when the gateway does not support it, creating nothing", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container, "isk")
+
+        const failure = await startCryptoPayment(api, store).then(
+          () => undefined,
+          (error: { response?: { status: number; data: { message: string } } }) => error.response
+        )
+
+        expect(failure?.status).toBe(400)
+        expect(failure?.data.message).toMatch(/does not accept payments in ISK/)
+        expect(await gatewayInvoices(store.cartId)).toBe(0)
+      })
+
+      it("gives a new invoice with the next order number when the cart total changes", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const headers = { "x-publishable-api-key": store.publishableKey }
+        const first = await startCryptoPayment(api, store)
+
+        await api.post(`/store/carts/${store.cartId}/line-items`, { variant_id: store.variantId, quantity: 1 }, { headers })
+        const { data: cart } = await api.get(`/store/carts/${store.cartId}?fields=payment_collection.id`, { headers })
+        const second = await createSession(api, store, String(cart.cart.payment_collection.id))
+
+        expect(first.data.order_number).toBe(store.cartId)
+        expect(second.data).toMatchObject({ order_number: `${store.cartId}-2`, source_amount: "21" })
+        expect(second.data.txn_id).not.toBe(first.data.txn_id)
+      })
+
+      it("answers a clear error while the gateway fails, and a retry gets one invoice", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const headers = { "x-publishable-api-key": store.publishableKey }
+        const { data: created } = await api.post("/store/payment-collections", { cart_id: store.cartId }, { headers })
+        const collectionId = String(created.payment_collection.id)
+        await control("POST", "/faults", { path: "/api/v1/invoices/new", mode: "5xx", count: "3" })
+
+        const failure = await createSession(api, store, collectionId).then(
+          () => undefined,
+          (error: { response?: { status: number; data: { message: string } } }) => error.response
+        )
+        const retried = await createSession(api, store, collectionId)
+
+        expect(failure?.status).toBe(500)
+        expect(failure?.data.message).toMatch(/Creating the crypto invoice: the crypto gateway failed/)
+        expect(retried.data.order_number).toBe(store.cartId)
+        expect(await gatewayInvoices(store.cartId)).toBe(1)
+      })
+
+      // Last on purpose: it stops the sandbox's callback dispatcher for the rest of the file.
+      it("recovers a payment whose callback was lost when the reconciliation runs", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        sandbox.core.dispatcher.close()
+        await control("POST", `/invoices/${String(data.txn_id)}/pay`)
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+
+        const { result } = await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
+
+        expect(result).toMatchObject({ synced: 1, failed: 0 })
+        expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
+        const payments = await paymentsForSession(container, sessionId)
+        expect(payments[0].captured_at).not.toBeNull()
+      })
+    })
+  },
+})

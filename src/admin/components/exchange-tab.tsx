@@ -1,0 +1,120 @@
+import { Button, CodeBlock, Heading, Input, Label, Text, toast, usePrompt } from "@medusajs/ui"
+import { useMutation, useQuery } from "@tanstack/react-query"
+import { useState } from "react"
+import { cryptoApi, errorMessage } from "../lib/api"
+import { isPositiveDecimal } from "../lib/money"
+import { CoinSelect } from "./coin-select"
+import { CryptoStatusBadge, QueryState } from "./common"
+
+type Record_ = Record<string, unknown>
+
+/** The exchange bodies are not documented (spec §2.8): they are shown as sent. */
+const Json = ({ value }: { value: unknown }) => (
+  <CodeBlock snippets={[{ language: "json", label: "Gateway answer", code: JSON.stringify(value, null, 2) }]}>
+    <CodeBlock.Body />
+  </CodeBlock>
+)
+
+export const ExchangeTab = () => {
+  const prompt = usePrompt()
+  const [from, setFrom] = useState("")
+  const [to, setTo] = useState("")
+  const [amount, setAmount] = useState("")
+  const [toAddress, setToAddress] = useState("")
+  const [exchangeId, setExchangeId] = useState("")
+  const [estimate, setEstimate] = useState<Record_ | null>(null)
+  const [created, setCreated] = useState<Record_ | null>(null)
+
+  const currencies = useQuery({ queryKey: ["crypto", "exchange-currencies"], queryFn: () => cryptoApi.get<{ currencies: unknown }>("/exchanges/currencies"), retry: false })
+  const params = { from_currency: from, to_currency: to, from_amount: amount }
+  const ready = from !== "" && to !== "" && from !== to && isPositiveDecimal(amount)
+  const addressOk = toAddress.trim() !== "" && !/[\s,;]/.test(toAddress.trim())
+
+  const estimateMutation = useMutation({
+    mutationFn: () => cryptoApi.post<{ estimate: Record_ }>("/exchanges/estimate", params),
+    onSuccess: ({ estimate: e }) => setEstimate(e),
+    onError: (error) => toast.error("No estimate", { description: errorMessage(error) }),
+  })
+  const createMutation = useMutation({
+    mutationFn: () => cryptoApi.post<{ exchange: Record_ }>("/exchanges", { ...params, to_address: toAddress.trim(), confirmed: true }),
+    onSuccess: ({ exchange }) => {
+      setCreated(exchange)
+      if (typeof exchange.id === "string") setExchangeId(exchange.id)
+      toast.success("Exchange created")
+    },
+    onError: (error) => toast.error("Exchange refused", { description: errorMessage(error) }),
+  })
+  const status = useQuery({
+    queryKey: ["crypto", "exchange", exchangeId],
+    queryFn: () => cryptoApi.get<{ exchange: Record_ }>(`/exchanges/${encodeURIComponent(exchangeId.trim())}`),
+    enabled: false,
+    retry: false,
+  })
+
+  const confirmCreate = async () => {
+    const ok = await prompt({
+      title: "Create this exchange?",
+      description: `${amount} ${from} → ${to}, sent to ${toAddress.trim()}. The gateway executes it at its rate; this cannot be undone.`,
+      confirmText: "Create exchange",
+      cancelText: "Cancel",
+    })
+    if (ok) createMutation.mutate()
+  }
+
+  return (
+    <div className="flex flex-col gap-y-4 px-6 py-4">
+      <div>
+        <Heading level="h2">Exchange</Heading>
+        <Text size="small" className="text-ui-fg-subtle">Convert one coin into another through the gateway's exchange API.</Text>
+      </div>
+      <QueryState isLoading={currencies.isLoading} error={currencies.error ? errorMessage(currencies.error) : null} onRetry={() => currencies.refetch()}>
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
+          <div className="flex flex-col gap-y-1">
+            <Label htmlFor="exchange-from">From</Label>
+            <CoinSelect id="exchange-from" value={from} onChange={(v) => { setFrom(v); setEstimate(null) }} />
+          </div>
+          <div className="flex flex-col gap-y-1">
+            <Label htmlFor="exchange-to">To</Label>
+            <CoinSelect id="exchange-to" value={to} onChange={(v) => { setTo(v); setEstimate(null) }} />
+          </div>
+          <div className="flex flex-col gap-y-1">
+            <Label htmlFor="exchange-amount">Amount ({from || "from coin"})</Label>
+            <Input id="exchange-amount" value={amount} onChange={(e) => { setAmount(e.target.value.trim()); setEstimate(null) }} inputMode="decimal" placeholder="0.01" />
+          </div>
+        </div>
+        {from !== "" && from === to ? <Text size="small" className="text-ui-fg-error">Pick two different coins.</Text> : null}
+        {amount !== "" && !isPositiveDecimal(amount) ? <Text size="small" className="text-ui-fg-error">Write the amount like 0.015.</Text> : null}
+        <div className="flex justify-end">
+          <Button variant="secondary" disabled={!ready} isLoading={estimateMutation.isPending} onClick={() => estimateMutation.mutate()}>Estimate</Button>
+        </div>
+        {estimate ? (
+          <div className="flex flex-col gap-y-3">
+            <Json value={estimate} />
+            <div className="flex flex-col gap-y-1">
+              <Label htmlFor="exchange-address">Receiving address ({to})</Label>
+              <Input id="exchange-address" value={toAddress} onChange={(e) => setToAddress(e.target.value)} autoComplete="off" />
+            </div>
+            <div className="flex justify-end">
+              <Button disabled={!ready || !addressOk} isLoading={createMutation.isPending} onClick={confirmCreate}>Create exchange</Button>
+            </div>
+          </div>
+        ) : null}
+        {created ? <Json value={created} /> : null}
+        <form className="flex items-end gap-x-2" onSubmit={(e) => { e.preventDefault(); if (exchangeId.trim()) status.refetch() }}>
+          <div className="flex flex-col gap-y-1">
+            <Label htmlFor="exchange-id">Exchange id</Label>
+            <Input id="exchange-id" value={exchangeId} onChange={(e) => setExchangeId(e.target.value)} maxLength={100} />
+          </div>
+          <Button size="small" variant="secondary" type="submit" disabled={exchangeId.trim() === ""} isLoading={status.isFetching}>Check status</Button>
+        </form>
+        {status.error ? <Text size="small" className="text-ui-fg-error">{errorMessage(status.error)}</Text> : null}
+        {status.data ? (
+          <div className="flex flex-col gap-y-2">
+            <CryptoStatusBadge status={typeof status.data.exchange.status === "string" ? status.data.exchange.status : null} />
+            <Json value={status.data.exchange} />
+          </div>
+        ) : null}
+      </QueryState>
+    </div>
+  )
+}

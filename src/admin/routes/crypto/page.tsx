@@ -1,0 +1,40 @@
+import { defineRouteConfig } from "@medusajs/admin-sdk"
+import { CurrencyDollar } from "@medusajs/icons"
+import { Container, Heading, Tabs, Text } from "@medusajs/ui"
+import { BalancesTab } from "../../components/balances-tab"
+import { DepositsTab } from "../../components/deposits-tab"
+import { ExchangeTab } from "../../components/exchange-tab"
+import { OperationsTab } from "../../components/operations-tab"
+import { WithdrawTab } from "../../components/withdraw-tab"
+
+const CryptoPage = () => {
+  return (
+    <Container className="divide-y p-0">
+      <div className="px-6 py-4">
+        <Heading level="h1">Crypto</Heading>
+        <Text size="small" className="text-ui-fg-subtle">Balances, withdrawals, operations, deposits and exchanges of your crypto gateway.</Text>
+      </div>
+      <Tabs defaultValue="balances">
+        <Tabs.List className="px-6 py-2">
+          <Tabs.Trigger value="balances">Balances</Tabs.Trigger>
+          <Tabs.Trigger value="withdraw">Withdraw</Tabs.Trigger>
+          <Tabs.Trigger value="operations">Operations</Tabs.Trigger>
+          <Tabs.Trigger value="deposits">Deposits</Tabs.Trigger>
+          <Tabs.Trigger value="exchange">Exchange</Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="balances"><BalancesTab /></Tabs.Content>
+        <Tabs.Content value="withdraw"><WithdrawTab /></Tabs.Content>
+        <Tabs.Content value="operations"><OperationsTab /></Tabs.Content>
+        <Tabs.Content value="deposits"><DepositsTab /></Tabs.Content>
+        <Tabs.Content value="exchange"><ExchangeTab /></Tabs.Content>
+      </Tabs>
+    </Container>
+  )
+}
+
+export const config = defineRouteConfig({
+  label: "Crypto",
+  icon: CurrencyDollar,
+})
+
+export default CryptoPage

@@ -1,0 +1,158 @@
+import { defineRouteConfig } from "@medusajs/admin-sdk"
+import { Badge, Button, Container, Heading, Input, Label, Select, Switch, Text, toast } from "@medusajs/ui"
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useEffect, useState } from "react"
+import { useCurrencies } from "../../../components/coin-select"
+import { QueryState, formatDate } from "../../../components/common"
+import { cryptoApi, errorMessage } from "../../../lib/api"
+import { DECIMAL_PATTERN } from "../../../lib/money"
+import type { SettingsResponse } from "../../../lib/types"
+
+const NONE = "__config"
+
+interface Form {
+  accepted: string[]
+  defaultCoin: string
+  lifetime: string
+  orderOnDetection: boolean
+  tolerance: string
+}
+
+function validate(form: Form): Partial<Record<keyof Form, string>> {
+  const errors: Partial<Record<keyof Form, string>> = {}
+  if (!/^\d+$/.test(form.lifetime) || form.lifetime === "0" || form.lifetime.length > 5 || Number.parseInt(form.lifetime, 10) > 14400) {
+    errors.lifetime = "A whole number of minutes from 1 to 14400"
+  }
+  if (!DECIMAL_PATTERN.test(form.tolerance) || !/^(100(\.0+)?|\d{1,2}(\.\d+)?)$/.test(form.tolerance)) {
+    errors.tolerance = "A percentage from 0 to 100, like 0.5"
+  }
+  if (form.defaultCoin !== NONE && form.accepted.length > 0 && !form.accepted.includes(form.defaultCoin)) {
+    errors.defaultCoin = "The default coin must be one of the accepted coins"
+  }
+  return errors
+}
+
+const CryptoSettingsPage = () => {
+  const queryClient = useQueryClient()
+  const settings = useQuery({ queryKey: ["crypto", "settings"], queryFn: () => cryptoApi.get<SettingsResponse>("/settings") })
+  const currencies = useCurrencies()
+  const [form, setForm] = useState<Form | null>(null)
+  const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null)
+
+  useEffect(() => {
+    const effective = settings.data?.settings.effective
+    if (effective && form === null) {
+      setForm({
+        accepted: effective.accepted_coins,
+        defaultCoin: effective.default_coin ?? NONE,
+        lifetime: String(effective.invoice_lifetime_minutes),
+        orderOnDetection: effective.order_on_detection,
+        tolerance: effective.underpaid_tolerance_percent,
+      })
+    }
+  }, [settings.data, form])
+
+  const save = useMutation({
+    mutationFn: (f: Form) =>
+      cryptoApi.post<SettingsResponse>("/settings", {
+        accepted_coins: f.accepted,
+        default_coin: f.defaultCoin === NONE ? null : f.defaultCoin,
+        invoice_lifetime_minutes: Number.parseInt(f.lifetime, 10),
+        order_on_detection: f.orderOnDetection,
+        underpaid_tolerance_percent: f.tolerance,
+      }),
+    onSuccess: (data) => {
+      queryClient.setQueryData(["crypto", "settings"], data)
+      toast.success("Crypto settings saved", { description: "The next checkout uses them." })
+    },
+    onError: (error) => toast.error("Settings not saved", { description: errorMessage(error) }),
+  })
+  const testConnection = useMutation({
+    mutationFn: () => cryptoApi.post<{ ok: boolean; message: string }>("/settings/test", {}),
+    onSuccess: (result) => {
+      setTest(result)
+      if (result.ok) toast.success("Connection works")
+      else toast.error("Connection failed", { description: result.message })
+    },
+    onError: (error) => toast.error("Connection test failed", { description: errorMessage(error) }),
+  })
+
+  const errors = form ? validate(form) : {}
+  const s = settings.data?.settings
+  const coins = (currencies.data?.currencies ?? []).map((c) => c.cid)
+  const toggleCoin = (cid: string) => form && setForm({ ...form, accepted: form.accepted.includes(cid) ? form.accepted.filter((c) => c !== cid) : [...form.accepted, cid] })
+
+  return (
+    <Container className="divide-y p-0">
+      <div className="flex items-center justify-between px-6 py-4">
+        <div>
+          <Heading level="h1">Crypto payments</Heading>
+          <Text size="small" className="text-ui-fg-subtle">Saved here, used by the next checkout on every server. Empty fields fall back to medusa-config.ts.</Text>
+        </div>
+        <Button size="small" variant="secondary" isLoading={testConnection.isPending} onClick={() => testConnection.mutate()}>Test connection</Button>
+      </div>
+      <QueryState isLoading={settings.isLoading || form === null && settings.error === null} error={settings.error ? errorMessage(settings.error) : null} onRetry={() => settings.refetch()}>
+        {s && form ? (
+          <div className="flex flex-col gap-y-6 px-6 py-4">
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge color={s.api_key_set ? "green" : "red"}>{s.api_key_set ? "Secret key set" : "Secret key missing"}</Badge>
+              <Badge color="grey">Gateway: {s.gateway_host}</Badge>
+              <Badge color="grey">Provider: {s.provider_id}</Badge>
+              {s.white_label ? <Badge color="blue">White-label</Badge> : null}
+              {test ? <Badge color={test.ok ? "green" : "red"}>{test.message}</Badge> : null}
+            </div>
+            <Text size="small" className="text-ui-fg-subtle">The secret key is set in the server's configuration (medusa-config.ts / environment) and never shown here.</Text>
+            <div className="flex flex-col gap-y-2">
+              <Label>Accepted coins {form.accepted.length === 0 ? "(none selected: every coin enabled for the shop)" : `(${form.accepted.length})`}</Label>
+              <QueryState isLoading={currencies.isLoading} error={currencies.error ? errorMessage(currencies.error) : null} onRetry={() => currencies.refetch()} isEmpty={coins.length === 0} emptyText="The gateway lists no coins.">
+                <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
+                  {coins.map((cid) => (
+                    <label key={cid} className="flex items-center gap-x-2 txt-compact-small">
+                      <Switch checked={form.accepted.includes(cid)} onCheckedChange={() => toggleCoin(cid)} aria-label={`Accept ${cid}`} />
+                      {cid}
+                    </label>
+                  ))}
+                </div>
+              </QueryState>
+            </div>
+            <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
+              <div className="flex flex-col gap-y-1">
+                <Label htmlFor="settings-default">Default coin</Label>
+                <Select value={form.defaultCoin} onValueChange={(v) => setForm({ ...form, defaultCoin: v })}>
+                  <Select.Trigger id="settings-default"><Select.Value /></Select.Trigger>
+                  <Select.Content>
+                    <Select.Item value={NONE}>None (the shopper picks)</Select.Item>
+                    {(form.accepted.length > 0 ? form.accepted : coins).map((cid) => <Select.Item key={cid} value={cid}>{cid}</Select.Item>)}
+                  </Select.Content>
+                </Select>
+                {errors.defaultCoin ? <Text size="small" className="text-ui-fg-error">{errors.defaultCoin}</Text> : null}
+              </div>
+              <div className="flex flex-col gap-y-1">
+                <Label htmlFor="settings-lifetime">Invoice lifetime (minutes)</Label>
+                <Input id="settings-lifetime" value={form.lifetime} onChange={(e) => setForm({ ...form, lifetime: e.target.value.trim() })} inputMode="numeric" />
+                {errors.lifetime ? <Text size="small" className="text-ui-fg-error">{errors.lifetime}</Text> : null}
+              </div>
+              <div className="flex flex-col gap-y-1">
+                <Label htmlFor="settings-tolerance">Underpayment tolerance (%)</Label>
+                <Input id="settings-tolerance" value={form.tolerance} onChange={(e) => setForm({ ...form, tolerance: e.target.value.trim() })} inputMode="decimal" />
+                {errors.tolerance ? <Text size="small" className="text-ui-fg-error">{errors.tolerance}</Text> : null}
+              </div>
+            </div>
+            <div className="flex items-center gap-x-2">
+              <Switch id="settings-detection" checked={form.orderOnDetection} onCheckedChange={(v) => setForm({ ...form, orderOnDetection: v })} />
+              <Label htmlFor="settings-detection">Place the order as soon as the payment is seen on-chain (before confirmations)</Label>
+            </div>
+            <div className="flex items-center justify-between">
+              <Text size="small" className="text-ui-fg-muted">{s.stored.updated_at ? `Last saved ${formatDate(s.stored.updated_at)}${s.stored.updated_by ? ` by ${s.stored.updated_by}` : ""}` : "Using medusa-config.ts defaults"}</Text>
+              <Button disabled={Object.keys(errors).length > 0} isLoading={save.isPending} onClick={() => save.mutate(form)}>Save</Button>
+            </div>
+          </div>
+        ) : null}
+      </QueryState>
+    </Container>
+  )
+}
+
+export const config = defineRouteConfig({ label: "Crypto" })
+
+export default CryptoSettingsPage

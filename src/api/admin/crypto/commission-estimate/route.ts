@@ -1,0 +1,25 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { toMedusaError } from "../../../../providers/crypto/errors"
+import { resolveAdminGateway } from "../../../../workflows/admin/lib/gateway"
+import { toWire } from "../../../../workflows/admin/lib/wire"
+import type { AdminCryptoEstimateType } from "../validators"
+
+/**
+ * POST /admin/crypto/commission-estimate — the service commission and network fee of a prospective
+ * withdrawal (spec §4.5), for the `cash_out` or `mass_cash_out` the recipients make. Sends nothing.
+ */
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoEstimateType>, res: MedusaResponse) => {
+  const { psys_cid, recipients, fee_plan, provider_id } = req.validatedBody
+  const { client } = resolveAdminGateway(req.scope, provider_id)
+  try {
+    const estimate = await client.operations.commission(psys_cid, {
+      addresses: recipients.map((r) => r.address),
+      amounts: recipients.map((r) => r.amount),
+      type: recipients.length > 1 ? "mass_cash_out" : "cash_out",
+      feePlan: fee_plan,
+    })
+    res.json({ commission: toWire(estimate) })
+  } catch (error) {
+    throw toMedusaError(error, "Estimating the commission")
+  }
+}

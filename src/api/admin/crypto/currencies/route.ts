@@ -1,0 +1,17 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { toMedusaError } from "../../../../providers/crypto/errors"
+import { resolveAdminGateway } from "../../../../workflows/admin/lib/gateway"
+import { toWire } from "../../../../workflows/admin/lib/wire"
+import type { AdminCryptoCurrenciesQueryType } from "../validators"
+
+/** GET /admin/crypto/currencies?fiat=EUR — the gateway's coins with rates in any supported fiat (spec §4.8). */
+export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoCurrenciesQueryType>, res: MedusaResponse) => {
+  const { client } = resolveAdminGateway(req.scope, req.validatedQuery.provider_id)
+  const fiat = req.validatedQuery.fiat
+  try {
+    const currencies = await client.currencies.list(fiat)
+    res.json({ fiat: fiat ?? "USD", currencies: toWire(currencies) })
+  } catch (error) {
+    throw toMedusaError(error, `Reading the coins and ${fiat ?? "USD"} rates`)
+  }
+}

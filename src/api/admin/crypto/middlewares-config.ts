@@ -1,0 +1,47 @@
+import { validateAndTransformBody, validateAndTransformQuery, type MiddlewareRoute } from "@medusajs/framework/http"
+import { z } from "@medusajs/framework/zod"
+import {
+  AdminCreateCryptoDeposit,
+  AdminCreateCryptoExchange,
+  AdminCreateCryptoRefund,
+  AdminCreateCryptoWithdrawal,
+  AdminCryptoBalancesQuery,
+  AdminCryptoCurrenciesQuery,
+  AdminCryptoDepositCallbacksQuery,
+  AdminCryptoDepositsQuery,
+  AdminCryptoEstimate,
+  AdminCryptoExchangeEstimate,
+  AdminCryptoOperationsQuery,
+  AdminCryptoProviderQuery,
+  AdminCryptoRefundQuote,
+  AdminCryptoWithdrawalsQuery,
+  AdminUpdateCryptoSettings,
+} from "./validators"
+
+const query = (schema: Parameters<typeof validateAndTransformQuery>[0]) => validateAndTransformQuery(schema, {})
+const AdminCryptoTestConnection = z.object({ provider_id: z.string().optional() }).strict()
+
+/**
+ * The admin crypto routes' validation (`/admin/**` is authenticated by Medusa itself). Spread into
+ * `src/api/middlewares.ts`.
+ */
+export const adminCryptoMiddlewares: MiddlewareRoute[] = [
+  { matcher: "/admin/crypto/balances", methods: ["GET"], middlewares: [query(AdminCryptoBalancesQuery)] },
+  { matcher: "/admin/crypto/currencies", methods: ["GET"], middlewares: [query(AdminCryptoCurrenciesQuery)] },
+  { matcher: "/admin/crypto/fee-plans/:psys_cid", methods: ["GET"], middlewares: [query(AdminCryptoProviderQuery)] },
+  { matcher: "/admin/crypto/fee-estimate", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoEstimate)] },
+  { matcher: "/admin/crypto/commission-estimate", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoEstimate)] },
+  { matcher: "/admin/crypto/withdrawals", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCreateCryptoWithdrawal)] },
+  { matcher: "/admin/crypto/withdrawals", methods: ["GET"], middlewares: [query(AdminCryptoWithdrawalsQuery)] },
+  { matcher: "/admin/crypto/operations", methods: ["GET"], middlewares: [query(AdminCryptoOperationsQuery)] },
+  { matcher: "/admin/crypto/deposits", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCreateCryptoDeposit)] },
+  { matcher: "/admin/crypto/deposits", methods: ["GET"], middlewares: [query(AdminCryptoDepositsQuery)] },
+  { matcher: "/admin/crypto/deposits/callbacks", methods: ["GET"], middlewares: [query(AdminCryptoDepositCallbacksQuery)] },
+  { matcher: "/admin/crypto/exchanges/estimate", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoExchangeEstimate)] },
+  { matcher: "/admin/crypto/exchanges", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCreateCryptoExchange)] },
+  { matcher: "/admin/crypto/refunds/quote", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoRefundQuote)] },
+  { matcher: "/admin/crypto/refunds", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCreateCryptoRefund)] },
+  { matcher: "/admin/crypto/settings", methods: ["GET"], middlewares: [query(AdminCryptoProviderQuery)] },
+  { matcher: "/admin/crypto/settings", methods: ["POST"], middlewares: [validateAndTransformBody(AdminUpdateCryptoSettings)] },
+  { matcher: "/admin/crypto/settings/test", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoTestConnection)] },
+]

@@ -1,0 +1,18 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { toMedusaError } from "../../../../providers/crypto/errors"
+import { resolveAdminGateway } from "../../../../workflows/admin/lib/gateway"
+import { toWire } from "../../../../workflows/admin/lib/wire"
+import type { AdminCryptoOperationsQueryType } from "../validators"
+
+/** GET /admin/crypto/operations — one page of the gateway's operations with its filters (spec §4.3). */
+export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoOperationsQueryType>, res: MedusaResponse) => {
+  const { provider_id, ...params } = req.validatedQuery
+  const { client } = resolveAdminGateway(req.scope, provider_id)
+  try {
+    const page = await client.operations.list(params)
+    const meta = page._meta ?? { totalCount: page.operations.length, pageCount: 1, currentPage: params.page, perPage: params.limit }
+    res.json({ operations: toWire(page.operations), meta, has_next: page._links.next !== undefined && meta.currentPage < meta.pageCount })
+  } catch (error) {
+    throw toMedusaError(error, "Listing the operations")
+  }
+}

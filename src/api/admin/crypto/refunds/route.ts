@@ -1,0 +1,19 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { createCryptoRefundWorkflow } from "../../../../workflows/admin"
+import type { AdminCreateCryptoRefundType } from "../validators"
+
+/**
+ * POST /admin/crypto/refunds — refund an order paid in crypto as a `cash_out` to `address`:
+ * `kind: "refund"` converts the fiat `amount` at the confirmed `rate` and records the Medusa refund;
+ * `overpayment` / `underpayment` send the coins the callback route recorded on the invoice.
+ * Same idempotency rules and answers as POST /admin/crypto/withdrawals.
+ */
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoRefundType>, res: MedusaResponse) => {
+  const { result } = await createCryptoRefundWorkflow(req.scope).run({ input: { ...req.validatedBody, requested_by: req.auth_context?.actor_id ?? null } })
+  const { withdrawal, replayed } = result
+  if (replayed && withdrawal.status === "rejected") {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, withdrawal.error_message ?? "This refund was refused by the gateway")
+  }
+  res.status(withdrawal.status === "outcome_unknown" ? 202 : 200).json({ withdrawal, replayed })
+}

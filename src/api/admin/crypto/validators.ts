@@ -1,0 +1,202 @@
+import { z } from "@medusajs/framework/zod"
+import { Decimal } from "decimal.js"
+
+const DECIMAL = /^\d+(\.\d+)?$/
+/** A positive decimal string: money never travels as a JSON number (it would be a float). */
+const positiveDecimal = (field: string) =>
+  z
+    .string({ error: `${field} must be a decimal string such as "0.015"` })
+    .trim()
+    .regex(DECIMAL, `${field} must be a plain decimal such as "0.015" (no sign, exponent or spaces)`)
+    .refine((value) => /[1-9]/.test(value), `${field} must be greater than 0`)
+const coin = (field: string) =>
+  z
+    .string({ error: `${field} must be a coin ID (psys_cid) such as "BTC"` })
+    .trim()
+    .regex(/^[A-Za-z0-9_.-]{1,32}$/, `${field} must be a coin ID (psys_cid) such as "BTC" or "USDT_TRX"`)
+/** Addresses travel comma-joined (spec §4.2), so a comma or a space can never be part of one. */
+const address = (field: string) =>
+  z
+    .string({ error: `${field} must be an address string` })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(256, `${field} is too long`)
+    .regex(/^[^\s,;]+$/, `${field} must be one address, without spaces, commas or semicolons`)
+const feePlan = z.enum(["normal", "priority"], { error: 'fee_plan must be "normal" or "priority"' })
+const idempotencyKey = z
+  .string({ error: "idempotency_key is required: the admin form makes one per withdrawal" })
+  .trim()
+  .min(8, "idempotency_key must be 8 to 128 characters")
+  .max(128, "idempotency_key must be 8 to 128 characters")
+const fiat = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{3}$/, "fiat must be a 3-letter currency code such as USD")
+  .transform((value) => value.toUpperCase())
+const pageNumber = (field: string, max: number) => z.coerce.number({ error: `${field} must be a whole number` }).int(`${field} must be a whole number`).min(1, `${field} must be at least 1`).max(max, `${field} must be at most ${max}`)
+const offset = z.coerce.number({ error: "offset must be a whole number" }).int("offset must be a whole number").min(0, "offset must be 0 or more")
+
+export const MAX_RECIPIENTS = 100
+
+export const recipientsSchema = z
+  .array(z.object({ address: address("recipients.address"), amount: positiveDecimal("recipients.amount") }).strict(), {
+    error: "recipients must be a list of { address, amount }",
+  })
+  .min(1, "recipients must hold at least one { address, amount }")
+  .max(MAX_RECIPIENTS, `recipients can hold at most ${MAX_RECIPIENTS} addresses`)
+  .refine((list) => new Set(list.map((r) => r.address)).size === list.length, "recipients: each address may appear once")
+
+export const AdminCryptoProviderQuery = z.object({ provider_id: z.string().optional() })
+
+export const AdminCryptoBalancesQuery = z.object({ fiat: fiat.optional(), provider_id: z.string().optional() })
+export type AdminCryptoBalancesQueryType = z.infer<typeof AdminCryptoBalancesQuery>
+
+export const AdminCryptoCurrenciesQuery = z.object({ fiat: fiat.optional(), provider_id: z.string().optional() })
+export type AdminCryptoCurrenciesQueryType = z.infer<typeof AdminCryptoCurrenciesQuery>
+
+export const AdminCryptoEstimate = z
+  .object({
+    psys_cid: coin("psys_cid"),
+    recipients: recipientsSchema,
+    fee_plan: feePlan.default("normal"),
+    provider_id: z.string().optional(),
+  })
+  .strict()
+export type AdminCryptoEstimateType = z.infer<typeof AdminCryptoEstimate>
+
+export const AdminCreateCryptoWithdrawal = z
+  .object({
+    idempotency_key: idempotencyKey,
+    psys_cid: coin("psys_cid"),
+    recipients: recipientsSchema,
+    fee_plan: feePlan.default("normal"),
+    provider_id: z.string().optional(),
+  })
+  .strict()
+export type AdminCreateCryptoWithdrawalType = z.infer<typeof AdminCreateCryptoWithdrawal>
+
+export const AdminCryptoWithdrawalsQuery = z.object({
+  status: z.enum(["requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found"]).optional(),
+  order_id: z.string().optional(),
+  limit: pageNumber("limit", 100).default(20),
+  offset: offset.default(0),
+})
+export type AdminCryptoWithdrawalsQueryType = z.infer<typeof AdminCryptoWithdrawalsQuery>
+
+export const AdminCryptoOperationsQuery = z.object({
+  page: pageNumber("page", 100000).default(1),
+  limit: pageNumber("limit", 50).default(20),
+  type: z.enum(["cash_in", "cash_out", "mass_cash_out", "invoice", "pay_in"], { error: "type must be one of cash_in, cash_out, mass_cash_out, invoice, pay_in" }).optional(),
+  status: z
+    .enum(["new", "pending", "pending internal", "expired", "completed", "mismatch", "error", "cancelled", "cancelled duplicate"], { error: "status must be one of the gateway's statuses (spec §3)" })
+    .optional(),
+  currency: coin("currency").optional(),
+  shop_id: z.string().trim().max(64, "shop_id is too long").optional(),
+  search: z.string().trim().max(200, "search must be at most 200 characters").optional(),
+  provider_id: z.string().optional(),
+})
+export type AdminCryptoOperationsQueryType = z.infer<typeof AdminCryptoOperationsQuery>
+
+const uid = z.string({ error: "uid is required: the customer id or any id of yours" }).trim().min(1, "uid is required").max(255, "uid must be at most 255 characters (spec §8)")
+
+export const AdminCreateCryptoDeposit = z
+  .object({
+    uid,
+    psys_cid: z.union([coin("psys_cid"), z.array(coin("psys_cid")).min(1, "psys_cid must hold at least one coin").max(20)]).transform((value) => (Array.isArray(value) ? value : [value])),
+    provider_id: z.string().optional(),
+  })
+  .strict()
+export type AdminCreateCryptoDepositType = z.infer<typeof AdminCreateCryptoDeposit>
+
+export const AdminCryptoDepositsQuery = z.object({
+  uid: z.string().trim().max(255, "uid must be at most 255 characters").optional(),
+  psys_cid: coin("psys_cid").optional(),
+  page: pageNumber("page", 100000).default(1),
+  limit: pageNumber("limit", 100).default(20),
+  provider_id: z.string().optional(),
+})
+export type AdminCryptoDepositsQueryType = z.infer<typeof AdminCryptoDepositsQuery>
+
+export const AdminCryptoDepositCallbacksQuery = z.object({
+  uid: z.string().trim().max(255).optional(),
+  limit: pageNumber("limit", 100).default(20),
+  offset: offset.default(0),
+})
+export type AdminCryptoDepositCallbacksQueryType = z.infer<typeof AdminCryptoDepositCallbacksQuery>
+
+const exchangeBase = {
+  from_currency: coin("from_currency"),
+  to_currency: coin("to_currency"),
+  from_amount: positiveDecimal("from_amount").optional(),
+  to_amount: positiveDecimal("to_amount").optional(),
+  amount_currency: coin("amount_currency").optional(),
+  provider_id: z.string().optional(),
+}
+const oneAmount = (value: { from_amount?: string; to_amount?: string }) => (value.from_amount === undefined) !== (value.to_amount === undefined)
+const ONE_AMOUNT = { message: "give exactly one of from_amount or to_amount", path: ["from_amount"] }
+
+export const AdminCryptoExchangeEstimate = z.object(exchangeBase).strict().refine(oneAmount, ONE_AMOUNT)
+export type AdminCryptoExchangeEstimateType = z.infer<typeof AdminCryptoExchangeEstimate>
+
+export const AdminCreateCryptoExchange = z
+  .object({
+    ...exchangeBase,
+    to_address: address("to_address"),
+    confirmed: z.literal(true, { error: "confirmed must be true: show the estimate to the merchant and ask before creating an exchange" }),
+  })
+  .strict()
+  .refine(oneAmount, ONE_AMOUNT)
+export type AdminCreateCryptoExchangeType = z.infer<typeof AdminCreateCryptoExchange>
+
+export const AdminCryptoRefundQuote = z
+  .object({
+    order_id: z.string({ error: "order_id is required" }).trim().min(1, "order_id is required"),
+    payment_id: z.string().trim().min(1).optional(),
+    amount: positiveDecimal("amount").optional(),
+  })
+  .strict()
+export type AdminCryptoRefundQuoteType = z.infer<typeof AdminCryptoRefundQuote>
+
+export const AdminCreateCryptoRefund = z
+  .object({
+    idempotency_key: idempotencyKey,
+    order_id: z.string({ error: "order_id is required" }).trim().min(1, "order_id is required"),
+    kind: z.enum(["refund", "overpayment", "underpayment"], { error: "kind must be refund, overpayment or underpayment" }).default("refund"),
+    payment_id: z.string().trim().min(1).optional(),
+    amount: positiveDecimal("amount").optional(),
+    rate: positiveDecimal("rate").optional(),
+    address: address("address"),
+    fee_plan: feePlan.default("normal"),
+    note: z.string().trim().max(500, "note must be at most 500 characters").optional(),
+  })
+  .strict()
+  .refine((value) => value.kind !== "refund" || value.rate !== undefined, { message: "rate is required for a refund: confirm the rate shown in the quote", path: ["rate"] })
+export type AdminCreateCryptoRefundType = z.infer<typeof AdminCreateCryptoRefund>
+
+export const AdminUpdateCryptoSettings = z
+  .object({
+    provider_id: z.string().optional(),
+    accepted_coins: z.array(coin("accepted_coins")).max(200, "accepted_coins: at most 200 coins").nullable().optional(),
+    default_coin: coin("default_coin").nullable().optional(),
+    invoice_lifetime_minutes: z
+      .number({ error: "invoice_lifetime_minutes must be a whole number of minutes" })
+      .int("invoice_lifetime_minutes must be a whole number of minutes")
+      .min(1, "invoice_lifetime_minutes must be at least 1")
+      .max(14400, "invoice_lifetime_minutes must be at most 14400 (10 days)")
+      .nullable()
+      .optional(),
+    order_on_detection: z.boolean({ error: "order_on_detection must be true or false" }).nullable().optional(),
+    underpaid_tolerance_percent: z
+      .string({ error: 'underpaid_tolerance_percent must be a decimal string such as "0.5"' })
+      .trim()
+      .regex(DECIMAL, 'underpaid_tolerance_percent must be a decimal such as "0.5"')
+      .refine((value) => new Decimal(value).lte(100), "underpaid_tolerance_percent must be at most 100")
+      .nullable()
+      .optional(),
+  })
+  .strict()
+  .refine(
+    (value) => !value.default_coin || !value.accepted_coins || value.accepted_coins.length === 0 || value.accepted_coins.includes(value.default_coin),
+    { message: "default_coin must be one of accepted_coins", path: ["default_coin"] }
+  )
+export type AdminUpdateCryptoSettingsType = z.infer<typeof AdminUpdateCryptoSettings>

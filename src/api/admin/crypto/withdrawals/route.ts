@@ -1,0 +1,34 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { createCryptoWithdrawalWorkflow } from "../../../../workflows/admin"
+import { resolveCryptoModuleService } from "../../../../workflows/admin/lib/gateway"
+import type { AdminCreateCryptoWithdrawalType, AdminCryptoWithdrawalsQueryType } from "../validators"
+
+/**
+ * POST /admin/crypto/withdrawals — a `cash_out` (one recipient) or `mass_cash_out` (several),
+ * recorded under `idempotency_key` before it is sent. 200 with the withdrawal (`replayed: true`
+ * when the key was seen before: nothing was sent again); 202 when the gateway's answer was lost
+ * (`status: "outcome_unknown"`, settle with POST /withdrawals/:id/reconcile); 4xx with the merchant's
+ * message when the gateway refused it (a replay of a refused key gets the same refusal).
+ */
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoWithdrawalType>, res: MedusaResponse) => {
+  const body = req.validatedBody
+  const { result } = await createCryptoWithdrawalWorkflow(req.scope).run({
+    input: { ...body, requested_by: req.auth_context?.actor_id ?? null, purpose: "withdrawal" },
+  })
+  const { withdrawal, replayed } = result
+  if (replayed && withdrawal.status === "rejected") {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, withdrawal.error_message ?? "This withdrawal was refused by the gateway")
+  }
+  res.status(withdrawal.status === "outcome_unknown" ? 202 : 200).json({ withdrawal, replayed })
+}
+
+/** GET /admin/crypto/withdrawals — the withdrawals recorded here, newest first. */
+export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoWithdrawalsQueryType>, res: MedusaResponse) => {
+  const { status, order_id, limit, offset } = req.validatedQuery
+  const [withdrawals, count] = await resolveCryptoModuleService(req.scope).listAndCountCryptoWithdrawals(
+    { ...(status ? { status } : {}), ...(order_id ? { order_id } : {}) },
+    { take: limit, skip: offset, order: { created_at: "DESC" } }
+  )
+  res.json({ withdrawals, count, limit, offset })
+}

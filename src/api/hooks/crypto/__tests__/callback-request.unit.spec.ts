@@ -1,0 +1,99 @@
+import { Readable } from "node:stream"
+import { CallbackNumber, signCallback } from "../../../../gateway"
+import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody } from "../callback-request"
+
+const secretKey = "shop-secret"
+const fields = {
+  txn_id: "txn_1",
+  ipn_type: "invoice",
+  order_number: "cart_1",
+  status: "completed",
+  amount: "0.00000001",
+  switch_id: "txn_0",
+}
+
+describe("readRawBody", () => {
+  it("returns the exact bytes of the stream", async () => {
+    const body = await readRawBody(Readable.from([Buffer.from("a=1&"), Buffer.from("b=2")]))
+    expect(body.toString("utf8")).toBe("a=1&b=2")
+  })
+
+  it("refuses a body over the limit", async () => {
+    await expect(readRawBody(Readable.from([Buffer.alloc(6), Buffer.alloc(6)]), 10)).rejects.toBeInstanceOf(CallbackBodyTooLargeError)
+  })
+
+  it("accepts a body exactly at the limit", async () => {
+    expect((await readRawBody(Readable.from([Buffer.alloc(10)]), 10)).length).toBe(10)
+  })
+})
+
+describe("decideCallback", () => {
+  it("accepts a correctly signed JSON callback and returns its fields", () => {
+    const signed = signCallback({ ...fields, amount: new CallbackNumber("0.00000001") }, { secretKey, format: "json" })
+    const decision = decideCallback({ body: signed.body, contentType: signed.contentType, secretKey })
+    expect(decision).toMatchObject({ kind: "accept", callback: { format: "json", fields: { txn_id: "txn_1", amount: "0.00000001" } } })
+  })
+
+  it("accepts a correctly signed multipart callback", () => {
+    const signed = signCallback(fields, { secretKey, format: "multipart" })
+    expect(decideCallback({ body: signed.body, contentType: signed.contentType, secretKey })).toMatchObject({ kind: "accept", callback: { format: "form" } })
+  })
+
+  it("answers 401 to a callback signed with another key", () => {
+    const signed = signCallback(fields, { secretKey: "someone-else", format: "json" })
+    expect(decideCallback({ body: signed.body, contentType: signed.contentType, secretKey })).toMatchObject({
+      kind: "reject",
+      status: 401,
+      reason: "bad_signature",
+    })
+  })
+
+  it("answers 401 to a callback without verify_hash", () => {
+    const body = Buffer.from(JSON.stringify(fields))
+    expect(decideCallback({ body, contentType: "application/json", secretKey })).toMatchObject({ kind: "reject", status: 401, reason: "missing_signature" })
+  })
+
+  it("answers 400 to a body that is not JSON", () => {
+    expect(decideCallback({ body: Buffer.from("{nope"), contentType: "application/json", secretKey })).toMatchObject({ kind: "reject", status: 400 })
+  })
+
+  it("answers 400 to an unsupported content type", () => {
+    expect(decideCallback({ body: Buffer.from("x"), contentType: "image/png", secretKey })).toMatchObject({
+      kind: "reject",
+      status: 400,
+      reason: "unsupported_content_type",
+    })
+  })
+
+  it("never puts the key or the body in the rejection message", () => {
+    const signed = signCallback(fields, { secretKey: "other", format: "json" })
+    const decision = decideCallback({ body: signed.body, contentType: signed.contentType, secretKey })
+    expect(decision.kind === "reject" && decision.message).toBe("Invalid callback signature")
+  })
+})
+
+describe("callbackContentHash", () => {
+  it("gives the same content the same hash whether it came as JSON or as a form", () => {
+    const json = signCallback(fields, { secretKey, format: "json" })
+    const form = signCallback(fields, { secretKey, format: "urlencoded" })
+    expect(callbackContentHash(json.fields)).toBe(callbackContentHash(form.fields))
+  })
+
+  it("ignores key order", () => {
+    expect(callbackContentHash({ a: "1", b: "2" })).toBe(callbackContentHash({ b: "2", a: "1" }))
+  })
+
+  it("changes when a value changes", () => {
+    expect(callbackContentHash({ ...fields, status: "pending" })).not.toBe(callbackContentHash(fields))
+  })
+})
+
+describe("callbackSummary", () => {
+  it("extracts the correlation fields", () => {
+    expect(callbackSummary(fields)).toEqual({ ipn_type: "invoice", txn_id: "txn_1", order_number: "cart_1", switch_id: "txn_0", status: "completed" })
+  })
+
+  it("reads a missing or empty field as null", () => {
+    expect(callbackSummary({ ipn_type: "pay_in", switch_id: "" })).toMatchObject({ order_number: null, switch_id: null })
+  })
+})

@@ -1,0 +1,14 @@
+import { z } from "@medusajs/framework/zod"
+
+const cartId = z
+  .string({ error: "cart_id is required: pass the id of the shopper's cart, e.g. ?cart_id=cart_01..." })
+  .trim()
+  .min(1, "cart_id is required: pass the id of the shopper's cart, e.g. ?cart_id=cart_01...")
+
+/** GET /store/crypto/currencies?cart_id= */
+export const StoreGetCryptoCurrencies = z.object({ cart_id: cartId })
+export type StoreGetCryptoCurrenciesType = z.infer<typeof StoreGetCryptoCurrencies>
+
+/** GET /store/crypto/payment-status?cart_id= */
+export const StoreGetCryptoPaymentStatus = z.object({ cart_id: cartId })
+export type StoreGetCryptoPaymentStatusType = z.infer<typeof StoreGetCryptoPaymentStatus>

@@ -1,0 +1,48 @@
+import { model } from "@medusajs/framework/utils"
+
+/**
+ * Our mirror of one gateway invoice (spec §2.1) and the Medusa payment session it pays.
+ *
+ * `order_number` is unique (spec §8: unique per shop): it is reserved here before the gateway is
+ * asked, so a retried `initiatePayment` asks again with the same number and, with
+ * `return_existing`, gets the same invoice back. Every amount is a decimal string: `source_*` in
+ * the cart's fiat currency, the others in the invoice's coin.
+ */
+export const CryptoInvoice = model
+  .define("crypto_invoice", {
+    id: model.id({ prefix: "cinv" }).primaryKey(),
+    provider_id: model.text(),
+    order_number: model.text(),
+    /** 1 for `cart_…`, 2 for `cart_…-2`, ... */
+    attempt: model.number().default(1),
+    cart_id: model.text().nullable(),
+    payment_collection_id: model.text(),
+    /** The latest payment session this invoice pays (an equal-amount retry reuses the invoice). */
+    session_id: model.text(),
+    source_currency: model.text(),
+    source_amount: model.text(),
+    /** The first invoice's `txn_id`; also the `switch_id` of its switch chain (spec §2.1). */
+    txn_id: model.text().nullable(),
+    /** The invoice of the chain that decides the session (the paid one after a switch). */
+    active_txn_id: model.text().nullable(),
+    invoice_url: model.text().nullable(),
+    psys_cid: model.text().nullable(),
+    currency: model.text().nullable(),
+    expected_amount: model.text().nullable(),
+    received_amount: model.text().nullable(),
+    overpaid_amount: model.text().nullable(),
+    refund_due_amount: model.text().nullable(),
+    /** The gateway status of the active invoice (spec §3). */
+    gateway_status: model.text().nullable(),
+    /** What we applied in Medusa: pending, pending_authorization, captured, canceled, error. */
+    session_status: model.text().default("pending"),
+    order_id: model.text().nullable(),
+    last_synced_at: model.dateTime().nullable(),
+  })
+  .indexes([
+    { on: ["order_number"], unique: true },
+    { on: ["cart_id"] },
+    { on: ["session_id"] },
+    { on: ["txn_id"] },
+    { on: ["session_status"] },
+  ])

@@ -1,0 +1,65 @@
+import { model } from "@medusajs/framework/utils"
+
+/**
+ * One withdrawal the merchant asked for from the admin (spec §4.2: `cash_out` / `mass_cash_out`),
+ * recorded BEFORE the gateway is called.
+ *
+ * - `idempotency_key` (unique) comes from the admin form: a double click, a retried request or a
+ *   second tab with the same form finds this row and never sends again.
+ * - `active_fingerprint` (unique while set) holds a hash of coin + recipients + amounts while the
+ *   withdrawal is unresolved (`requested`, `sending`, `outcome_unknown`), so an identical withdrawal
+ *   with another key cannot start until this one is settled, on any server instance.
+ * - `outcome_unknown`: the request may have reached the gateway (timeout, spec §4.2 is not safe to
+ *   repeat). It is resolved by looking for the operation (spec §4.3), never by sending again.
+ *
+ * Crypto refunds are withdrawals too (`purpose`): `refund` for a Medusa refund of an order paid in
+ * crypto, `overpayment` / `underpayment` for money the callback route recorded on an invoice.
+ * Amounts are decimal strings in the coin; `source_*` in the order's fiat for refunds.
+ */
+export const CryptoWithdrawal = model
+  .define("crypto_withdrawal", {
+    id: model.id({ prefix: "cwdr" }).primaryKey(),
+    idempotency_key: model.text(),
+    active_fingerprint: model.text().nullable(),
+    fingerprint: model.text(),
+    provider_id: model.text(),
+    /** `cash_out` (one recipient) or `mass_cash_out` (several). */
+    type: model.enum(["cash_out", "mass_cash_out"]),
+    psys_cid: model.text(),
+    fee_plan: model.enum(["normal", "priority"]).default("normal"),
+    /** `[{ address, amount }]`, amounts as decimal strings, in the order sent. */
+    recipients: model.json(),
+    total_amount: model.text(),
+    /** requested → sending → completed | error | rejected | outcome_unknown → completed | error | not_found */
+    status: model
+      .enum(["requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found"])
+      .default("requested"),
+    operation_id: model.text().nullable(),
+    gateway_status: model.text().nullable(),
+    tx_urls: model.array().nullable(),
+    fee: model.text().nullable(),
+    error_code: model.text().nullable(),
+    error_message: model.text().nullable(),
+    error_field: model.text().nullable(),
+    /** The admin user who asked, and when (`created_at` is when it was recorded). */
+    requested_by: model.text().nullable(),
+    requested_at: model.dateTime(),
+    sent_at: model.dateTime().nullable(),
+    resolved_at: model.dateTime().nullable(),
+    purpose: model.enum(["withdrawal", "refund", "overpayment", "underpayment"]).default("withdrawal"),
+    order_id: model.text().nullable(),
+    payment_id: model.text().nullable(),
+    invoice_id: model.text().nullable(),
+    refund_id: model.text().nullable(),
+    source_currency: model.text().nullable(),
+    source_amount: model.text().nullable(),
+    source_rate: model.text().nullable(),
+    note: model.text().nullable(),
+  })
+  .indexes([
+    { on: ["idempotency_key"], unique: true },
+    { on: ["active_fingerprint"], unique: true },
+    { on: ["status"] },
+    { on: ["order_id"] },
+    { on: ["operation_id"] },
+  ])

@@ -1,0 +1,103 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { callbackUrl, DEFAULT_EXPIRE_MINUTES, optionWarnings, parseCryptoOptions, returnUrl } from "../options"
+
+const valid = { apiKey: "shop-secret-key", baseUrl: "http://localhost:9010", backendUrl: "https://api.shop.test" }
+
+const messageOf = (raw: unknown): string => {
+  try {
+    parseCryptoOptions(raw)
+  } catch (error) {
+    expect(error).toBeInstanceOf(MedusaError)
+    return (error as MedusaError).message
+  }
+  throw new Error("expected parseCryptoOptions to throw")
+}
+
+describe("parseCryptoOptions", () => {
+  it("applies the documented defaults", () => {
+    const options = parseCryptoOptions(valid)
+    expect(options).toMatchObject({
+      orderOnDetection: true,
+      whiteLabel: false,
+      expireMinutes: DEFAULT_EXPIRE_MINUTES,
+      allowedCurrencies: [],
+      defaultCurrency: undefined,
+      successPath: "/checkout/crypto/return",
+      failPath: "/checkout/crypto/return",
+    })
+    expect(options.underpaidTolerancePercent.toFixed()).toBe("0")
+  })
+
+  it("names apiKey and says where to find it when it is missing", () => {
+    expect(messageOf({ baseUrl: valid.baseUrl })).toMatch(/apiKey is required: set it to the shop's secret key/)
+  })
+
+  it("refuses a missing baseUrl instead of defaulting to a gateway", () => {
+    expect(messageOf({ apiKey: "k" })).toMatch(/baseUrl is required/)
+  })
+
+  it("refuses a baseUrl that is not an http(s) URL", () => {
+    expect(messageOf({ ...valid, baseUrl: "ftp://x" })).toMatch(/baseUrl must be an absolute http\(s\) URL/)
+  })
+
+  it("strips a trailing slash from URLs", () => {
+    expect(parseCryptoOptions({ ...valid, baseUrl: "http://gw.test/" }).baseUrl).toBe("http://gw.test")
+  })
+
+  it("refuses a defaultCurrency outside allowedCurrencies", () => {
+    expect(messageOf({ ...valid, allowedCurrencies: ["BTC"], defaultCurrency: "ETH" })).toMatch(/defaultCurrency "ETH" is not in allowedCurrencies \(BTC\)/)
+  })
+
+  it("reads underpaidTolerancePercent from its decimal text", () => {
+    expect(parseCryptoOptions({ ...valid, underpaidTolerancePercent: "0.1" }).underpaidTolerancePercent.toFixed()).toBe("0.1")
+    expect(parseCryptoOptions({ ...valid, underpaidTolerancePercent: 0.5 }).underpaidTolerancePercent.toFixed()).toBe("0.5")
+  })
+
+  it("refuses a tolerance above 100 percent", () => {
+    expect(messageOf({ ...valid, underpaidTolerancePercent: "101" })).toMatch(/underpaidTolerancePercent must be at most 100/)
+  })
+
+  it("refuses a negative tolerance", () => {
+    expect(messageOf({ ...valid, underpaidTolerancePercent: "-1" })).toMatch(/underpaidTolerancePercent must be a number from 0 to 100/)
+  })
+
+  it("refuses a fractional expireMinutes", () => {
+    expect(messageOf({ ...valid, expireMinutes: 1.5 })).toMatch(/expireMinutes must be a whole number/)
+  })
+
+  it("names a misspelt option", () => {
+    expect(messageOf({ ...valid, apikey: "x" })).toMatch(/unknown option\(s\) apikey/)
+  })
+
+  it("never repeats the apiKey value in an error", () => {
+    expect(messageOf({ apiKey: "super-secret-value", baseUrl: "nope" })).not.toContain("super-secret-value")
+  })
+})
+
+describe("optionWarnings", () => {
+  it("warns that callbacks go elsewhere when backendUrl is missing", () => {
+    const [warning] = optionWarnings(parseCryptoOptions({ apiKey: "k", baseUrl: "http://gw.test" }))
+    expect(warning).toMatch(/backendUrl is not set/)
+  })
+
+  it("has nothing to say about a complete configuration", () => {
+    expect(optionWarnings(parseCryptoOptions(valid))).toEqual([])
+  })
+})
+
+describe("callbackUrl", () => {
+  it("points at the plugin's route and asks for JSON callbacks", () => {
+    expect(callbackUrl(parseCryptoOptions(valid), "crypto")).toBe("https://api.shop.test/hooks/crypto/crypto?json=true")
+  })
+})
+
+describe("returnUrl", () => {
+  it("adds the cart id for the storefront's return page", () => {
+    const options = parseCryptoOptions({ ...valid, storefrontUrl: "https://shop.test" })
+    expect(returnUrl(options, "success", "cart_1")).toBe("https://shop.test/checkout/crypto/return?cart_id=cart_1")
+  })
+
+  it("is absent without a storefrontUrl", () => {
+    expect(returnUrl(parseCryptoOptions(valid), "fail", "cart_1")).toBeUndefined()
+  })
+})

@@ -1,0 +1,46 @@
+import { planOrderNumber, type ExistingInvoice } from "../order-number"
+
+const invoice = (overrides: Partial<ExistingInvoice>): ExistingInvoice => ({
+  order_number: "cart_1",
+  attempt: 1,
+  source_amount: "10.5",
+  source_currency: "EUR",
+  session_status: "pending",
+  ...overrides,
+})
+
+describe("planOrderNumber", () => {
+  it("uses the cart id for the first invoice", () => {
+    expect(planOrderNumber("cart_1", [], "10.5", "eur")).toEqual({ kind: "new", orderNumber: "cart_1", attempt: 1 })
+  })
+
+  it("reuses the invoice of an equal amount written differently", () => {
+    const existing = invoice({ source_amount: "10.50" })
+    expect(planOrderNumber("cart_1", [existing], "10.5", "EUR")).toEqual({ kind: "reuse", invoice: existing })
+  })
+
+  it("gives a different amount the next deterministic number", () => {
+    expect(planOrderNumber("cart_1", [invoice({})], "11", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-2", attempt: 2 })
+  })
+
+  it("gives a different currency a new number", () => {
+    expect(planOrderNumber("cart_1", [invoice({})], "10.5", "USD")).toMatchObject({ kind: "new", orderNumber: "cart_1-2" })
+  })
+
+  it("counts past every earlier attempt", () => {
+    const existing = [invoice({}), invoice({ order_number: "cart_1-2", attempt: 2, source_amount: "12" })]
+    expect(planOrderNumber("cart_1", existing, "13", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-3", attempt: 3 })
+  })
+
+  it("does not reuse an invoice that can no longer be paid", () => {
+    expect(planOrderNumber("cart_1", [invoice({ session_status: "canceled" })], "10.5", "EUR")).toMatchObject({
+      kind: "new",
+      orderNumber: "cart_1-2",
+    })
+  })
+
+  it("reuses the latest payable invoice when the amount comes back", () => {
+    const existing = [invoice({}), invoice({ order_number: "cart_1-2", attempt: 2, source_amount: "12" })]
+    expect(planOrderNumber("cart_1", existing, "10.5", "EUR")).toEqual({ kind: "reuse", invoice: existing[0] })
+  })
+})

@@ -1,0 +1,163 @@
+import { Decimal } from "decimal.js"
+import {
+  INVOICE_STATUSES,
+  isForwardMove,
+  mapInvoiceChain,
+  mapInvoiceStatus,
+  minimumAccepted,
+  type StatusPolicy,
+} from "../status"
+
+const onDetection: StatusPolicy = { orderOnDetection: true, underpaidTolerancePercent: new Decimal(0) }
+const noDetection: StatusPolicy = { orderOnDetection: false, underpaidTolerancePercent: new Decimal(0) }
+const tolerant = (percent: string): StatusPolicy => ({ orderOnDetection: true, underpaidTolerancePercent: new Decimal(percent) })
+const d = (value: string) => new Decimal(value)
+
+describe("mapInvoiceStatus", () => {
+  it("maps new to pending", () => {
+    expect(mapInvoiceStatus({ status: "new" }, onDetection)).toEqual({ kind: "awaiting_payment", sessionStatus: "pending" })
+  })
+
+  it.each(["pending", "pending internal"])("maps %s to pending_authorization when orders are placed on detection", (status) => {
+    expect(mapInvoiceStatus({ status }, onDetection)).toEqual({ kind: "detected", sessionStatus: "pending_authorization" })
+  })
+
+  it.each(["pending", "pending internal"])("maps %s to pending when orders wait for confirmation", (status) => {
+    expect(mapInvoiceStatus({ status }, noDetection)).toEqual({ kind: "detected", sessionStatus: "pending" })
+  })
+
+  it("maps completed to captured with no overpayment", () => {
+    expect(mapInvoiceStatus({ status: "completed", received: d("0.5"), expected: d("0.5") }, onDetection)).toEqual({
+      kind: "paid",
+      sessionStatus: "captured",
+      overpaid: undefined,
+      underpaid: undefined,
+    })
+  })
+
+  it("maps mismatch to captured and records the exact surplus", () => {
+    const outcome = mapInvoiceStatus({ status: "mismatch", received: d("123456789.123456789012"), expected: d("123456789.123456789011") }, onDetection)
+    expect(outcome.kind).toBe("paid")
+    expect(outcome.kind === "paid" && outcome.overpaid?.toFixed()).toBe("0.000000000001")
+  })
+
+  it("maps mismatch without amounts to captured with the surplus unknown", () => {
+    const outcome = mapInvoiceStatus({ status: "mismatch" }, onDetection)
+    expect(outcome).toEqual({ kind: "paid", sessionStatus: "captured", overpaid: undefined, underpaid: undefined })
+  })
+
+  it("maps expired with nothing received to canceled", () => {
+    expect(mapInvoiceStatus({ status: "expired", received: d("0"), expected: d("1") }, onDetection)).toEqual({
+      kind: "failed",
+      sessionStatus: "canceled",
+      reason: "expired",
+      refundDue: undefined,
+    })
+  })
+
+  it("maps expired with an unknown received amount to canceled", () => {
+    expect(mapInvoiceStatus({ status: "expired" }, onDetection)).toMatchObject({ kind: "failed", reason: "expired" })
+  })
+
+  it("maps expired underpaid beyond a zero tolerance to canceled with the received amount due back", () => {
+    const outcome = mapInvoiceStatus({ status: "expired", received: d("0.99999999"), expected: d("1") }, onDetection)
+    expect(outcome).toMatchObject({ kind: "failed", sessionStatus: "canceled", reason: "underpaid" })
+    expect(outcome.kind === "failed" && outcome.refundDue?.toFixed()).toBe("0.99999999")
+  })
+
+  it("captures an expired invoice exactly at the tolerance edge", () => {
+    const outcome = mapInvoiceStatus({ status: "expired", received: d("0.99"), expected: d("1") }, tolerant("1"))
+    expect(outcome).toMatchObject({ kind: "paid", sessionStatus: "captured" })
+    expect(outcome.kind === "paid" && outcome.underpaid?.toFixed()).toBe("0.01")
+  })
+
+  it("cancels an expired invoice one satoshi below the tolerance edge", () => {
+    const outcome = mapInvoiceStatus({ status: "expired", received: d("0.98999999"), expected: d("1") }, tolerant("1"))
+    expect(outcome).toMatchObject({ kind: "failed", reason: "underpaid" })
+  })
+
+  it("captures an expired invoice that received the full amount", () => {
+    expect(mapInvoiceStatus({ status: "expired", received: d("1"), expected: d("1") }, onDetection)).toMatchObject({ kind: "paid" })
+  })
+
+  it("cancels an expired invoice with money but no expected amount to compare with", () => {
+    expect(mapInvoiceStatus({ status: "expired", received: d("0.1") }, tolerant("50"))).toMatchObject({ kind: "failed", reason: "underpaid" })
+  })
+
+  it("maps cancelled to canceled", () => {
+    expect(mapInvoiceStatus({ status: "cancelled" }, onDetection)).toEqual({
+      kind: "failed",
+      sessionStatus: "canceled",
+      reason: "cancelled",
+      refundDue: undefined,
+    })
+  })
+
+  it("maps error to error", () => {
+    expect(mapInvoiceStatus({ status: "error" }, onDetection)).toEqual({ kind: "error", sessionStatus: "error" })
+  })
+
+  it("maps cancelled duplicate to a duplicate that says nothing about the session", () => {
+    expect(mapInvoiceStatus({ status: "cancelled duplicate" }, onDetection)).toEqual({ kind: "duplicate" })
+  })
+
+  it("treats an unknown status as not paid", () => {
+    expect(mapInvoiceStatus({ status: "refunded", received: d("5"), expected: d("1") }, onDetection)).toEqual({
+      kind: "unknown",
+      sessionStatus: "pending",
+      status: "refunded",
+    })
+  })
+
+  it("reads statuses case-insensitively", () => {
+    expect(mapInvoiceStatus({ status: "Completed" }, onDetection)).toMatchObject({ kind: "paid" })
+  })
+
+  it("has a mapping for every documented status", () => {
+    for (const status of INVOICE_STATUSES) {
+      expect(mapInvoiceStatus({ status }, onDetection).kind).not.toBe("unknown")
+    }
+  })
+})
+
+describe("minimumAccepted", () => {
+  it("computes the tolerance floor exactly for amounts beyond 20 significant digits", () => {
+    expect(minimumAccepted(d("123456789.123456789012"), d("0.5")).toFixed()).toBe("122839505.17783950506694")
+  })
+})
+
+describe("mapInvoiceChain", () => {
+  it("follows the paid invoice of a switch chain and ignores the cancelled duplicate", () => {
+    const result = mapInvoiceChain([{ status: "cancelled duplicate" }, { status: "completed" }], onDetection)
+    expect(result).toMatchObject({ index: 1, outcome: { kind: "paid" } })
+  })
+
+  it("follows the open invoice after a switch when the first one expired", () => {
+    const result = mapInvoiceChain([{ status: "cancelled" }, { status: "new" }], onDetection)
+    expect(result).toMatchObject({ index: 1, outcome: { kind: "awaiting_payment" } })
+  })
+
+  it("stays pending when only duplicates are visible", () => {
+    expect(mapInvoiceChain([{ status: "cancelled duplicate" }], onDetection).outcome).toEqual({ kind: "awaiting_payment", sessionStatus: "pending" })
+  })
+})
+
+describe("isForwardMove", () => {
+  it("lets pending move to pending_authorization and captured", () => {
+    expect(isForwardMove("pending", "pending_authorization")).toBe(true)
+    expect(isForwardMove("pending_authorization", "captured")).toBe(true)
+  })
+
+  it("refuses a late pending after captured", () => {
+    expect(isForwardMove("captured", "pending")).toBe(false)
+  })
+
+  it("refuses any move out of a terminal status", () => {
+    expect(isForwardMove("canceled", "captured")).toBe(false)
+    expect(isForwardMove("captured", "canceled")).toBe(false)
+  })
+
+  it("refuses pending_authorization back to pending", () => {
+    expect(isForwardMove("pending_authorization", "pending")).toBe(false)
+  })
+})

@@ -1,0 +1,105 @@
+import { Decimal } from "decimal.js"
+import { MedusaError } from "@medusajs/framework/utils"
+import { GatewayUnprocessableEntityError, type Currency, type GatewayClient } from "../../gateway"
+import type CryptoModuleService from "../../modules/crypto/service"
+import { toMedusaError } from "./errors"
+
+/** How long the currency list of one fiat is reused (rates move; the picker only needs "about"). */
+export const CURRENCY_CACHE_TTL_MS = 60_000
+
+/** One coin as cached: every decimal as a string (JSON storage, no float on the way). */
+export interface CachedCurrency {
+  psys_cid: string
+  currency: string | null
+  name: string | null
+  icon: string | null
+  /** Price of one coin in the fiat of the list (spec §2.4 `fiat_rate`). */
+  fiat_rate: string | null
+  min_sum_in: string | null
+  precision: string | null
+  maintenance: boolean
+}
+
+function toCached(currency: Currency): CachedCurrency {
+  return {
+    psys_cid: currency.cid,
+    currency: currency.currency ?? null,
+    name: currency.name ?? null,
+    icon: currency.icon ?? null,
+    fiat_rate: currency.fiat_rate ? currency.fiat_rate.toFixed() : null,
+    min_sum_in: currency.min_sum_in ? currency.min_sum_in.toFixed() : null,
+    precision: currency.precision ?? null,
+    maintenance: currency.maintenance === true,
+  }
+}
+
+/** The stored JSON value: `{ currencies: CachedCurrency[] }`. */
+function cachedList(value: Record<string, unknown>): CachedCurrency[] | undefined {
+  const list = value.currencies
+  return Array.isArray(list) && list.every((entry) => typeof entry === "object" && entry !== null && "psys_cid" in entry)
+    ? (list as CachedCurrency[]) // shape checked just above; written only by this file
+    : undefined
+}
+
+/**
+ * The gateway's coins with their rate in `fiat` (spec §4.8), from our module's table when fresh,
+ * else from the gateway (then stored). A fiat the gateway does not support (HTTP 422) is a
+ * clear `INVALID_DATA` error.
+ */
+export async function listCurrencies(
+  client: GatewayClient,
+  cryptoModule: CryptoModuleService,
+  fiat: string,
+  now: Date = new Date()
+): Promise<CachedCurrency[]> {
+  const code = fiat.toUpperCase()
+  const [cached] = await cryptoModule.listCryptoRateCaches({ fiat: code }, { take: 1 })
+  const fresh = cached !== undefined && now.getTime() - new Date(cached.fetched_at).getTime() < CURRENCY_CACHE_TTL_MS
+  const reusable = fresh ? cachedList(cached.entries) : undefined
+  if (reusable !== undefined) {
+    return reusable
+  }
+  let currencies: Currency[]
+  try {
+    currencies = await client.currencies.list(code)
+  } catch (error) {
+    if (error instanceof GatewayUnprocessableEntityError) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `The crypto gateway does not accept payments in ${code}: use a region whose currency the gateway supports (${error.message})`,
+        undefined,
+        `unsupported fiat ${code}`,
+        { cause: error }
+      )
+    }
+    throw toMedusaError(error, `Reading the crypto gateway's rates in ${code}`)
+  }
+  const entries = currencies.map(toCached)
+  // Stored as a JSON value; the entries hold only strings, booleans and nulls.
+  const stored = { currencies: entries }
+  try {
+    if (cached === undefined) {
+      await cryptoModule.createCryptoRateCaches({ fiat: code, entries: stored, fetched_at: now })
+    } else {
+      await cryptoModule.updateCryptoRateCaches({ id: cached.id, entries: stored, fetched_at: now })
+    }
+  } catch {
+    // A concurrent request stored the same list first (unique on fiat): the answer stands.
+  }
+  return entries
+}
+
+const Wide = Decimal.clone({ precision: 60 })
+
+/**
+ * A fiat amount in a coin at `fiat_rate`, rounded UP to the coin's decimals (8 when unknown) so
+ * the figure shown is never less than what the invoice will ask. Display only: the invoice's own
+ * amount is the gateway's.
+ */
+export function convertToCoin(fiatAmount: string, currency: CachedCurrency): string | null {
+  if (currency.fiat_rate === null || new Decimal(currency.fiat_rate).isZero()) {
+    return null
+  }
+  const places = currency.precision !== null && /^\d{1,2}$/.test(currency.precision) ? Number.parseInt(currency.precision, 10) : 8
+  return new Wide(fiatAmount).dividedBy(currency.fiat_rate).toDecimalPlaces(places, Decimal.ROUND_UP).toFixed()
+}

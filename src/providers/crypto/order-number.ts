@@ -1,0 +1,51 @@
+import { Decimal } from "decimal.js"
+
+/** An invoice already created (or reserved) for the same cart or payment collection. */
+export interface ExistingInvoice {
+  order_number: string
+  attempt: number
+  source_amount: string
+  source_currency: string
+  session_status: string
+}
+
+export type OrderNumberPlan =
+  /** Same amount and currency, invoice still payable: ask again with its number (`return_existing`). */
+  | { kind: "reuse"; invoice: ExistingInvoice }
+  /** A new invoice: `base` for the first, `base-2`, `base-3`... after it. */
+  | { kind: "new"; orderNumber: string; attempt: number }
+
+/** Invoices that can no longer take money: a new session must get a new invoice. */
+const FINISHED = new Set(["canceled", "error"])
+
+/**
+ * Decides the gateway `order_number` for a new payment session (spec §4.1, §8: unique per shop).
+ * Deterministic: the same history and amount always give the same answer, so a retry after a
+ * timeout asks the gateway for the same invoice.
+ */
+export function planOrderNumber(
+  base: string,
+  existing: readonly ExistingInvoice[],
+  sourceAmount: string,
+  sourceCurrency: string
+): OrderNumberPlan {
+  const amount = new Decimal(sourceAmount)
+  const currency = sourceCurrency.toUpperCase()
+  const reusable = existing
+    .filter(
+      (invoice) =>
+        !FINISHED.has(invoice.session_status) &&
+        invoice.source_currency.toUpperCase() === currency &&
+        new Decimal(invoice.source_amount).eq(amount)
+    )
+    .sort((a, b) => b.attempt - a.attempt)[0]
+  if (reusable !== undefined) {
+    return { kind: "reuse", invoice: reusable }
+  }
+  const attempt = existing.reduce((max, invoice) => Math.max(max, invoice.attempt), 0) + 1
+  return { kind: "new", orderNumber: orderNumberFor(base, attempt), attempt }
+}
+
+export function orderNumberFor(base: string, attempt: number): string {
+  return attempt <= 1 ? base : `${base}-${attempt}`
+}

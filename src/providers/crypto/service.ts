@@ -1,0 +1,398 @@
+import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
+  CancelPaymentInput,
+  CancelPaymentOutput,
+  CapturePaymentInput,
+  CapturePaymentOutput,
+  DeletePaymentInput,
+  DeletePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
+  InitiatePaymentInput,
+  InitiatePaymentOutput,
+  Logger,
+  MedusaContainer,
+  PaymentSessionStatus,
+  ProviderWebhookPayload,
+  RefundPaymentInput,
+  RefundPaymentOutput,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
+  UpdatePaymentInput,
+  UpdatePaymentOutput,
+  WebhookActionResult,
+} from "@medusajs/framework/types"
+import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import type { GatewayClient, Invoice } from "../../gateway"
+import type CryptoModuleService from "../../modules/crypto/service"
+import { sessionAmountToDecimalString } from "./amounts"
+import { appContainer, resolveCryptoModule, resolveLocking, resolvePaymentModule } from "./app"
+import { assessInvoice } from "./assess"
+import { CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "./config"
+import { listCurrencies } from "./currency-cache"
+import { toMedusaError } from "./errors"
+import { createGatewayClient, statusPolicy, type ChainDecision } from "./gateway"
+import {
+  callbackUrl,
+  optionWarnings,
+  parseCryptoOptions,
+  returnUrl,
+  type CryptoProviderOptions,
+  type ResolvedCryptoOptions,
+} from "./options"
+import { planOrderNumber } from "./order-number"
+import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "../../modules/crypto/refund-authorization"
+
+type SessionData = Record<string, unknown>
+
+/** The payment module's local container (research §1.1); only the logger is used from it. */
+type InjectedDependencies = Record<string, unknown> & { logger: Logger }
+
+/** The invoice mirror row reserved for a session (see src/modules/crypto/models/crypto-invoice.ts). */
+interface Reservation {
+  id: string
+  order_number: string
+  txn_id: string | null
+}
+
+const text = (data: SessionData | undefined, key: string): string | undefined => {
+  const value = data?.[key]
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined
+}
+
+/**
+ * The crypto payment provider: a thin adapter between Medusa's payment module and the gateway
+ * client. Money states always come from the gateway (`operations.retrieve`), mapped by the one
+ * status map (status.ts).
+ */
+class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProviderOptions> {
+  static override identifier = CRYPTO_PROVIDER_IDENTIFIER
+
+  /** Runs at boot: a wrong option stops the server with a message naming it. */
+  static override validateOptions(options: Record<string, unknown>): void {
+    parseCryptoOptions(options)
+  }
+
+  protected readonly options_: ResolvedCryptoOptions
+  protected readonly logger_: Logger
+  protected readonly client_: GatewayClient
+
+  constructor(cradle: InjectedDependencies, options: CryptoProviderOptions) {
+    // The cradle is an awilix proxy: passed as is (spreading it would resolve every registration).
+    super(cradle, options)
+    this.options_ = parseCryptoOptions(options)
+    this.logger_ = cradle.logger
+    this.client_ = createGatewayClient(this.options_)
+    // The provider is a singleton: this runs once per boot.
+    for (const warning of optionWarnings(this.options_)) {
+      this.logger_.warn(warning)
+    }
+  }
+
+  async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    const data: SessionData = input.data ?? {}
+    const sessionId = text(data, "session_id")
+    if (sessionId === undefined) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "initiatePayment: data.session_id is missing (Medusa passes it; was the provider called directly?)")
+    }
+    const sourceCurrency = input.currency_code.toUpperCase()
+    const sourceAmount = sessionAmountToDecimalString(input.amount, "amount")
+    const psysCid = this.chooseCoin(data.psys_cid)
+
+    const scope = appContainer()
+    const cryptoModule = resolveCryptoModule(scope)
+    const session = await resolvePaymentModule(scope).retrievePaymentSession(sessionId, {
+      select: ["id", "payment_collection_id", "provider_id"],
+    })
+    const entryId = entryIdOf(session.provider_id) ?? CRYPTO_PROVIDER_IDENTIFIER
+    const cart = await this.findCart(scope, session.payment_collection_id)
+
+    // Before anything is created: the gateway must take this fiat (cached list, spec §4.8).
+    await listCurrencies(this.client_, cryptoModule, sourceCurrency)
+
+    const reservation = await this.reserveInvoice(scope, cryptoModule, {
+      base: cart?.id ?? session.payment_collection_id,
+      cartId: cart?.id,
+      paymentCollectionId: session.payment_collection_id,
+      sessionId,
+      providerId: session.provider_id,
+      sourceAmount,
+      sourceCurrency,
+    })
+
+    let invoice: Invoice
+    try {
+      invoice = await this.client_.invoices.create({
+        order_number: reservation.order_number,
+        order_name: `Order ${reservation.order_number}`,
+        source_currency: sourceCurrency,
+        source_amount: sourceAmount,
+        ...(psysCid !== undefined ? { currency: psysCid } : {}),
+        ...(this.options_.allowedCurrencies.length > 0 ? { allowed_psys_cids: this.options_.allowedCurrencies } : {}),
+        ...optional("callback_url", callbackUrl(this.options_, entryId)),
+        ...optional("success_invoice_url", returnUrl(this.options_, "success", cart?.id)),
+        ...optional("fail_invoice_url", returnUrl(this.options_, "fail", cart?.id)),
+        ...optional("email", input.context?.customer?.email ?? cart?.email ?? undefined),
+        expire_min: this.options_.expireMinutes,
+        plugin: "medusa-payment-crypto",
+        // A retry after a timeout gets the same invoice instead of an error (spec §4.1).
+        return_existing: true,
+      })
+    } catch (error) {
+      throw toMedusaError(error, "Creating the crypto invoice")
+    }
+
+    await cryptoModule.updateCryptoInvoices({
+      id: reservation.id,
+      txn_id: reservation.txn_id ?? invoice.txn_id,
+      active_txn_id: invoice.txn_id,
+      invoice_url: invoice.invoice_url ?? null,
+      psys_cid: invoice.psys_cid ?? psysCid ?? null,
+      currency: invoice.currency ?? null,
+      expected_amount: (invoice.invoice_total_sum ?? invoice.amount)?.toFixed() ?? null,
+      gateway_status: invoice.status ?? "new",
+    })
+
+    return {
+      id: invoice.txn_id,
+      status: "pending",
+      data: this.sessionData(invoice, { sessionId, orderNumber: reservation.order_number, sourceAmount, sourceCurrency }),
+    }
+  }
+
+  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const decision = await this.assess(input.data, "Checking the crypto invoice")
+    if (decision === undefined) {
+      return { status: "error", data: input.data }
+    }
+    return { status: sessionStatusOf(decision), data: this.withDecision(input.data, decision) }
+  }
+
+  async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
+    // Crypto money is settled when the invoice completes: nothing to capture at the gateway.
+    const decision = await this.assess(input.data, "Capturing the crypto payment")
+    if (decision === undefined || decision.outcome.kind !== "paid") {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `The crypto invoice ${text(input.data, "txn_id") ?? "(unknown)"} is not paid (gateway status: ${decision?.active.status ?? "unknown"}); it cannot be captured`
+      )
+    }
+    return { data: this.withDecision(input.data, decision) }
+  }
+
+  async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
+    // The gateway has no call to cancel an invoice (spec §4): the session is released here and an
+    // unpaid invoice expires on its own (spec §3).
+    return { data: { ...(input.data ?? {}), released: true } }
+  }
+
+  async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    return this.cancelPayment(input)
+  }
+
+  async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
+    const amount = sessionAmountToDecimalString(input.amount, "refund amount")
+    // The admin's crypto refund sent the coins first and authorized exactly this amount (issue 5).
+    const data = consumeCryptoRefundAuthorization(input.data, amount, input.context?.idempotency_key)
+    if (data !== undefined) {
+      return { data }
+    }
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, PLAIN_REFUND_MESSAGE)
+  }
+
+  async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const decision = await this.assess(input.data, "Reading the crypto payment status")
+    if (decision === undefined) {
+      return { status: "error", data: input.data }
+    }
+    return { status: sessionStatusOf(decision), data: this.withDecision(input.data, decision) }
+  }
+
+  async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    const decision = await this.assess(input.data, "Reading the crypto payment")
+    return { data: decision === undefined ? input.data : this.withDecision(input.data, decision) }
+  }
+
+  /**
+   * Medusa calls this only from `paymentModule.updatePaymentSession`. A gateway invoice's amount
+   * cannot change, so a new amount or currency gets a new invoice (a new `order_number`); the same
+   * amount refreshes the status from the gateway.
+   */
+  async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    const data = input.data ?? {}
+    const sameAmount =
+      text(data, "source_amount") === sessionAmountToDecimalString(input.amount, "amount") &&
+      text(data, "source_currency") === input.currency_code.toUpperCase()
+    if (sameAmount && text(data, "txn_id") !== undefined) {
+      return this.getPaymentStatus({ data, context: input.context })
+    }
+    const created = await this.initiatePayment({ amount: input.amount, currency_code: input.currency_code, data, context: input.context })
+    return { status: created.status, data: created.data }
+  }
+
+  /**
+   * The built-in `/hooks/payment/crypto_<id>` route is not how this plugin takes callbacks (it
+   * acknowledges before verifying and drops multipart bodies, research §2). Anything sent there
+   * is answered `not_supported`, and the log says which URL to configure.
+   */
+  async getWebhookActionAndData(_payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    this.logger_.warn(
+      "crypto payment provider: a callback reached /hooks/payment/...; it is ignored. The gateway's callback URL is /hooks/crypto/<provider id>?json=true (set backendUrl and the plugin builds it)."
+    )
+    return { action: PaymentActions.NOT_SUPPORTED }
+  }
+
+  private chooseCoin(requested: unknown): string | undefined {
+    if (requested === undefined || requested === null || requested === "") {
+      return this.options_.defaultCurrency
+    }
+    if (typeof requested !== "string" || !/^[A-Za-z0-9_.-]{1,32}$/.test(requested)) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, 'data.psys_cid must be a coin ID such as "BTC" (see GET /store/crypto/currencies)')
+    }
+    if (this.options_.allowedCurrencies.length > 0 && !this.options_.allowedCurrencies.includes(requested)) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `data.psys_cid "${requested}" is not accepted by this store; choose one of ${this.options_.allowedCurrencies.join(", ")}`
+      )
+    }
+    return requested
+  }
+
+  private async findCart(scope: MedusaContainer, paymentCollectionId: string): Promise<{ id: string; email: string | null } | undefined> {
+    const query = scope.resolve(ContainerRegistrationKeys.QUERY)
+    const { data: links } = await query.graph({
+      entity: "cart_payment_collection",
+      fields: ["cart_id"],
+      filters: { payment_collection_id: paymentCollectionId },
+    })
+    const cartId: unknown = links[0]?.cart_id
+    if (typeof cartId !== "string") {
+      return undefined
+    }
+    const { data: carts } = await query.graph({ entity: "cart", fields: ["id", "email"], filters: { id: cartId } })
+    const email: unknown = carts[0]?.email
+    return { id: cartId, email: typeof email === "string" ? email : null }
+  }
+
+  /**
+   * Picks the order number and records it before the gateway is asked, under a lock on the cart:
+   * two sessions created at once for one cart cannot take the same new number, and a retry after
+   * a failed call finds its reservation again.
+   */
+  private async reserveInvoice(
+    scope: MedusaContainer,
+    cryptoModule: CryptoModuleService,
+    input: {
+      base: string
+      cartId: string | undefined
+      paymentCollectionId: string
+      sessionId: string
+      providerId: string
+      sourceAmount: string
+      sourceCurrency: string
+    }
+  ): Promise<Reservation> {
+    return resolveLocking(scope).execute(
+      `crypto:order-number:${input.base}`,
+      async () => {
+        const existing = await cryptoModule.listCryptoInvoices(
+          input.cartId !== undefined ? { cart_id: input.cartId } : { payment_collection_id: input.paymentCollectionId }
+        )
+        const plan = planOrderNumber(input.base, existing, input.sourceAmount, input.sourceCurrency)
+        if (plan.kind === "reuse") {
+          const reused = existing.find((invoice) => invoice.order_number === plan.invoice.order_number)
+          if (reused === undefined) {
+            throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `crypto invoice ${plan.invoice.order_number} vanished`)
+          }
+          await cryptoModule.updateCryptoInvoices({ id: reused.id, session_id: input.sessionId, payment_collection_id: input.paymentCollectionId })
+          return { id: reused.id, order_number: reused.order_number, txn_id: reused.txn_id }
+        }
+        const created = await cryptoModule.createCryptoInvoices({
+          provider_id: input.providerId,
+          order_number: plan.orderNumber,
+          attempt: plan.attempt,
+          cart_id: input.cartId ?? null,
+          payment_collection_id: input.paymentCollectionId,
+          session_id: input.sessionId,
+          source_currency: input.sourceCurrency,
+          source_amount: input.sourceAmount,
+          session_status: "pending",
+        })
+        return { id: created.id, order_number: created.order_number, txn_id: null }
+      },
+      { timeout: 10 }
+    )
+  }
+
+  private async assess(data: SessionData | undefined, action: string): Promise<ChainDecision | undefined> {
+    const txnId = text(data, "txn_id")
+    if (txnId === undefined) {
+      return undefined
+    }
+    try {
+      return await assessInvoice(
+        this.client_,
+        resolveCryptoModule(appContainer()),
+        { txn_id: txnId, order_number: text(data, "order_number") },
+        statusPolicy(this.options_)
+      )
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
+  }
+
+  /** What the storefront may read from the session (never the key, research §1.2). */
+  private sessionData(
+    invoice: Invoice,
+    context: { sessionId: string; orderNumber: string; sourceAmount: string; sourceCurrency: string }
+  ): SessionData {
+    const data: SessionData = {
+      session_id: context.sessionId,
+      order_number: context.orderNumber,
+      txn_id: invoice.txn_id,
+      invoice_url: invoice.invoice_url ?? null,
+      source_currency: context.sourceCurrency,
+      source_amount: context.sourceAmount,
+      status: invoice.status ?? "new",
+    }
+    if (this.options_.whiteLabel) {
+      Object.assign(data, {
+        psys_cid: invoice.psys_cid ?? null,
+        currency: invoice.currency ?? null,
+        amount: invoice.amount?.toFixed() ?? null,
+        invoice_total_sum: invoice.invoice_total_sum?.toFixed() ?? null,
+        pending_amount: invoice.pending_amount?.toFixed() ?? null,
+        wallet_hash: invoice.wallet_hash ?? null,
+        qr_code: invoice.qr_code ?? null,
+        expire_utc: invoice.expire_utc ?? null,
+        expected_confirmations: invoice.expected_confirmations ?? null,
+      })
+    }
+    return data
+  }
+
+  private withDecision(data: SessionData | undefined, decision: ChainDecision): SessionData {
+    const { outcome, active, observation } = decision
+    return {
+      ...(data ?? {}),
+      status: active.status,
+      active_txn_id: active.id,
+      received_amount: observation.received?.toFixed() ?? null,
+      overpaid_amount: outcome.kind === "paid" ? outcome.overpaid?.toFixed() ?? null : null,
+      refund_due_amount: outcome.kind === "failed" ? outcome.refundDue?.toFixed() ?? null : null,
+    }
+  }
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Partial<Record<K, string>>)
+}
+
+/** The Medusa session status for a chain decision (status.ts). */
+export function sessionStatusOf(decision: ChainDecision): PaymentSessionStatus {
+  const { outcome } = decision
+  return outcome.kind === "duplicate" ? "pending" : outcome.sessionStatus
+}
+
+export default CryptoPaymentProviderService

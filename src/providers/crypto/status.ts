@@ -1,0 +1,194 @@
+import { Decimal } from "decimal.js"
+
+/**
+ * THE status map: gateway invoice status (spec §3) → what the Medusa payment session and order
+ * become. Pure; every path (initiate, authorize, callbacks, the reconciliation job) goes through
+ * it. Amounts are compared with decimal.js in the invoice's coin.
+ */
+
+/** Invoice statuses the gateway documents (spec §3). */
+export const INVOICE_STATUSES = [
+  "new",
+  "pending",
+  "pending internal",
+  "expired",
+  "completed",
+  "mismatch",
+  "error",
+  "cancelled",
+  "cancelled duplicate",
+] as const
+
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
+
+export function isInvoiceStatus(value: string): value is InvoiceStatus {
+  return (INVOICE_STATUSES as readonly string[]).includes(value)
+}
+
+/** What we know about one invoice at one moment. Amounts are in the invoice's coin. */
+export interface InvoiceObservation {
+  status: string
+  /** What the shopper sent so far (spec §3: for `expired`, "the amount field shows what was received"). */
+  received?: Decimal | undefined
+  /** What the invoice asks for. */
+  expected?: Decimal | undefined
+}
+
+export interface StatusPolicy {
+  orderOnDetection: boolean
+  /** Percent below `expected` an expired invoice may be and still count as paid. */
+  underpaidTolerancePercent: Decimal
+}
+
+/** The Medusa payment session statuses this plugin uses. */
+export type CryptoSessionStatus = "pending" | "pending_authorization" | "captured" | "canceled" | "error"
+
+export type SessionOutcome =
+  /** `new`: nothing seen yet. */
+  | { kind: "awaiting_payment"; sessionStatus: "pending" }
+  /** `pending` / `pending internal`: money seen, not final. */
+  | { kind: "detected"; sessionStatus: "pending_authorization" | "pending" }
+  /** `completed`, `mismatch`, or `expired` within the tolerance: captured for the session amount. */
+  | { kind: "paid"; sessionStatus: "captured"; overpaid: Decimal | undefined; underpaid: Decimal | undefined }
+  /** `cancelled`, `expired` with nothing, or `expired` beyond the tolerance. */
+  | {
+      kind: "failed"
+      sessionStatus: "canceled"
+      reason: "expired" | "cancelled" | "underpaid"
+      /** What was received and must go back to the shopper (underpaid beyond the tolerance). */
+      refundDue: Decimal | undefined
+    }
+  | { kind: "error"; sessionStatus: "error" }
+  /** `cancelled duplicate`: says nothing about the session, which follows its switch chain. */
+  | { kind: "duplicate" }
+  /** A status the spec does not list: treated as not paid yet, never as money. */
+  | { kind: "unknown"; sessionStatus: "pending"; status: string }
+
+/**
+ * decimal.js rounds arithmetic results to `precision` significant digits (20 by default), which
+ * would round 123456789.123456789012 − 1. Arithmetic here runs in a clone wide enough to be exact
+ * for any amount the gateway sends.
+ */
+const Exact = Decimal.clone({ precision: 200 })
+const exact = (value: Decimal): Decimal => new Exact(value)
+
+const isPositive = (value: Decimal | undefined): value is Decimal => value !== undefined && value.gt(0)
+
+/** Maps one invoice observation. */
+export function mapInvoiceStatus(observation: InvoiceObservation, policy: StatusPolicy): SessionOutcome {
+  const status = observation.status.trim().toLowerCase()
+  const { received, expected } = observation
+  switch (status) {
+    case "new":
+      return { kind: "awaiting_payment", sessionStatus: "pending" }
+    case "pending":
+    case "pending internal":
+      return { kind: "detected", sessionStatus: policy.orderOnDetection ? "pending_authorization" : "pending" }
+    case "completed":
+    case "mismatch":
+      return {
+        kind: "paid",
+        sessionStatus: "captured",
+        overpaid: received !== undefined && expected !== undefined && received.gt(expected) ? exact(received).minus(expected) : undefined,
+        underpaid: undefined,
+      }
+    case "expired":
+      return mapExpired(received, expected, policy)
+    case "cancelled":
+      return { kind: "failed", sessionStatus: "canceled", reason: "cancelled", refundDue: isPositive(received) ? received : undefined }
+    case "cancelled duplicate":
+      return { kind: "duplicate" }
+    case "error":
+      return { kind: "error", sessionStatus: "error" }
+    default:
+      return { kind: "unknown", sessionStatus: "pending", status: observation.status }
+  }
+}
+
+function mapExpired(received: Decimal | undefined, expected: Decimal | undefined, policy: StatusPolicy): SessionOutcome {
+  if (!isPositive(received)) {
+    return { kind: "failed", sessionStatus: "canceled", reason: "expired", refundDue: undefined }
+  }
+  if (expected === undefined) {
+    // Some money but no amount to compare with: it cannot be called paid.
+    return { kind: "failed", sessionStatus: "canceled", reason: "underpaid", refundDue: received }
+  }
+  if (received.gte(expected)) {
+    return { kind: "paid", sessionStatus: "captured", overpaid: received.gt(expected) ? exact(received).minus(expected) : undefined, underpaid: undefined }
+  }
+  if (received.gte(minimumAccepted(expected, policy.underpaidTolerancePercent))) {
+    return { kind: "paid", sessionStatus: "captured", overpaid: undefined, underpaid: exact(expected).minus(received) }
+  }
+  return { kind: "failed", sessionStatus: "canceled", reason: "underpaid", refundDue: received }
+}
+
+/** The least an expired invoice must have received to count as paid: expected × (100 − t) / 100. */
+export function minimumAccepted(expected: Decimal, tolerancePercent: Decimal): Decimal {
+  // Exact: a product of two finite decimals, divided by 100, has a finite expansion that fits
+  // the clone's 200 digits.
+  return exact(expected).times(new Exact(100).minus(tolerancePercent)).dividedBy(100)
+}
+
+const CHAIN_RANK: Record<SessionOutcome["kind"], number> = {
+  paid: 6,
+  detected: 5,
+  awaiting_payment: 4,
+  unknown: 3,
+  error: 2,
+  failed: 1,
+  duplicate: 0,
+}
+
+/**
+ * Maps a switch chain (spec §2.1: the first invoice and the ones a currency switch created). The
+ * `cancelled duplicate` invoices are ignored; the session follows the most advanced of the rest,
+ * so the paid invoice of the chain decides. Returns the index of the deciding invoice.
+ */
+export function mapInvoiceChain(
+  observations: readonly InvoiceObservation[],
+  policy: StatusPolicy
+): { outcome: SessionOutcome; index: number } {
+  let best: { outcome: SessionOutcome; index: number } | undefined
+  observations.forEach((observation, index) => {
+    const outcome = mapInvoiceStatus(observation, policy)
+    if (best === undefined || CHAIN_RANK[outcome.kind] > CHAIN_RANK[best.outcome.kind]) {
+      best = { outcome, index }
+    }
+  })
+  if (best === undefined || best.outcome.kind === "duplicate") {
+    // Only duplicates (or nothing): the paid sibling is not visible yet, so nothing is settled.
+    return { outcome: { kind: "awaiting_payment", sessionStatus: "pending" }, index: best?.index ?? -1 }
+  }
+  return best
+}
+
+const SESSION_RANK: Record<CryptoSessionStatus, number> = {
+  pending: 0,
+  pending_authorization: 1,
+  captured: 2,
+  canceled: 2,
+  error: 2,
+}
+
+/** Terminal session statuses: once applied, nothing the gateway says later moves them. */
+export function isTerminalSessionStatus(status: CryptoSessionStatus): boolean {
+  return SESSION_RANK[status] === 2
+}
+
+/**
+ * Whether moving a session from `from` to `to` goes forward. A late `pending` after `completed`,
+ * or any change after a terminal status, does not.
+ */
+export function isForwardMove(from: CryptoSessionStatus, to: CryptoSessionStatus): boolean {
+  if (from === to) {
+    return false
+  }
+  if (isTerminalSessionStatus(from)) {
+    return false
+  }
+  return SESSION_RANK[to] > SESSION_RANK[from]
+}
+
+export function isCryptoSessionStatus(value: string): value is CryptoSessionStatus {
+  return value in SESSION_RANK
+}

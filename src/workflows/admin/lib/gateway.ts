@@ -1,0 +1,76 @@
+import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { GatewayClient } from "../../../gateway"
+import { listCryptoProviderEntries, type CryptoProviderEntry } from "../../../providers/crypto/config"
+import type { ResolvedCryptoOptions } from "../../../providers/crypto/options"
+import { CRYPTO_MODULE } from "../../../modules/crypto"
+import type CryptoModuleService from "../../../modules/crypto/service"
+import { mergeCryptoSettings, type StoredCryptoSettings } from "../../../modules/crypto/settings"
+
+/** Per-attempt timeout of admin calls to the gateway; `CRYPTO_ADMIN_GATEWAY_TIMEOUT_MS` overrides it. */
+export const DEFAULT_ADMIN_GATEWAY_TIMEOUT_MS = 20_000
+
+/**
+ * The crypto provider entry the admin works with: the one named `providerId` (`pp_crypto_<id>`), or
+ * the only one configured. The admin API reads the provider's options where Medusa does, the
+ * config module (the provider itself lives in the payment module's container, research §1.1).
+ */
+export function resolveCryptoProviderEntry(scope: MedusaContainer, providerId?: string): CryptoProviderEntry {
+  const configModule = scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)
+  const entries = listCryptoProviderEntries(configModule)
+  if (entries.length === 0) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      'The crypto payment provider is not configured: add "medusa-payment-crypto/providers/crypto" to the payment module\'s providers in medusa-config.ts (see the README)'
+    )
+  }
+  if (providerId === undefined) {
+    return entries[0]
+  }
+  const entry = entries.find((candidate) => candidate.providerId === providerId || candidate.entryId === providerId)
+  if (entry === undefined) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_FOUND,
+      `provider_id "${providerId}" is not a configured crypto provider; configured: ${entries.map((e) => e.providerId).join(", ")}`
+    )
+  }
+  return entry
+}
+
+function adminTimeoutMs(): number {
+  const raw = process.env.CRYPTO_ADMIN_GATEWAY_TIMEOUT_MS
+  if (raw !== undefined && /^\d+$/.test(raw) && raw !== "0") {
+    return Number.parseInt(raw, 10)
+  }
+  return DEFAULT_ADMIN_GATEWAY_TIMEOUT_MS
+}
+
+/** A gateway client for admin work. Withdrawals and exchanges are never retried by the client. */
+export function adminGatewayClient(options: ResolvedCryptoOptions): GatewayClient {
+  return new GatewayClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: adminTimeoutMs() })
+}
+
+export function resolveCryptoModuleService(scope: MedusaContainer): CryptoModuleService {
+  return scope.resolve<CryptoModuleService>(CRYPTO_MODULE)
+}
+
+/** The stored admin settings row of a provider, if any. */
+export async function readStoredSettings(scope: MedusaContainer, providerId: string): Promise<(StoredCryptoSettings & { id: string; updated_by?: string | null; updated_at?: Date | string }) | undefined> {
+  const [row] = await resolveCryptoModuleService(scope).listCryptoSettings({ provider_id: providerId }, { take: 1 })
+  return row ?? undefined
+}
+
+/** The options in effect for the next checkout: medusa-config defaults with the stored settings on top. */
+export async function effectiveOptions(scope: MedusaContainer, entry: CryptoProviderEntry): Promise<ResolvedCryptoOptions> {
+  return mergeCryptoSettings(entry.options, await readStoredSettings(scope, entry.providerId))
+}
+
+export interface AdminGateway {
+  entry: CryptoProviderEntry
+  client: GatewayClient
+}
+
+export function resolveAdminGateway(scope: MedusaContainer, providerId?: string): AdminGateway {
+  const entry = resolveCryptoProviderEntry(scope, providerId)
+  return { entry, client: adminGatewayClient(entry.options) }
+}

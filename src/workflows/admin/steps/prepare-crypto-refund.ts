@@ -1,0 +1,81 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { Decimal } from "decimal.js"
+import { resolveCryptoModuleService } from "../lib/gateway"
+import { listCryptoOrderPayments, quoteCryptoRefund } from "../lib/refund"
+import { Wide } from "../lib/withdrawal"
+import type { ReserveCryptoWithdrawalInput } from "./reserve-crypto-withdrawal"
+
+export interface CreateCryptoRefundInput {
+  idempotency_key: string
+  order_id: string
+  /** `refund`: a Medusa refund of the order (fiat `amount` at the confirmed `rate`);
+   *  `overpayment` / `underpayment`: coins the callback route recorded on the invoice. */
+  kind: "refund" | "overpayment" | "underpayment"
+  payment_id?: string
+  /** refund: fiat amount (default: all refundable); over/underpayment: coin amount (default: all due). */
+  amount?: string
+  rate?: string
+  address: string
+  fee_plan: "normal" | "priority"
+  note?: string
+  requested_by?: string | null
+}
+
+export const prepareCryptoRefundStepId = "prepare-crypto-refund"
+
+const SETTLED_OR_OPEN = ["requested", "sending", "completed", "outcome_unknown"]
+
+/** Turns a refund request into the withdrawal that pays it (checked amounts, the coin, the rate). */
+export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, async (input: CreateCryptoRefundInput, { container }) => {
+  const base = {
+    idempotency_key: input.idempotency_key,
+    fee_plan: input.fee_plan,
+    requested_by: input.requested_by ?? null,
+    note: input.note ?? null,
+    order_id: input.order_id,
+  }
+  if (input.kind === "refund") {
+    const quote = await quoteCryptoRefund(container, { order_id: input.order_id, payment_id: input.payment_id, amount: input.amount, rate: input.rate })
+    const prepared: ReserveCryptoWithdrawalInput = {
+      ...base,
+      provider_id: quote.provider_id,
+      psys_cid: quote.psys_cid,
+      recipients: [{ address: input.address, amount: quote.coin_amount }],
+      purpose: "refund",
+      payment_id: quote.payment_id,
+      source_currency: quote.fiat,
+      source_amount: quote.amount,
+      source_rate: quote.rate,
+    }
+    return new StepResponse(prepared)
+  }
+
+  const service = resolveCryptoModuleService(container)
+  const { payment_collection_ids } = await listCryptoOrderPayments(container, input.order_id)
+  const invoices = payment_collection_ids.length ? await service.listCryptoInvoices({ payment_collection_id: payment_collection_ids }) : []
+  const field = input.kind === "overpayment" ? "overpaid_amount" : "refund_due_amount"
+  const invoice = invoices.find((candidate) => candidate[field] !== null && new Decimal(candidate[field] ?? "0").gt(0))
+  if (invoice === undefined || invoice.psys_cid === null) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${input.order_id} has no ${input.kind === "overpayment" ? "overpaid" : "underpaid"} crypto invoice to refund (field: kind)`)
+  }
+  const earlier = await service.listCryptoWithdrawals({ invoice_id: invoice.id, purpose: input.kind, status: SETTLED_OR_OPEN })
+  const sent = earlier.reduce((total, w) => total.plus(w.total_amount), new Wide(0))
+  const remaining = new Wide(invoice[field] ?? "0").minus(sent)
+  const amount = new Wide(input.amount ?? remaining)
+  if (amount.lte(0) || amount.gt(remaining)) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `The ${input.kind} refund must be above 0 and at most the ${remaining.toFixed()} ${invoice.psys_cid} still due (field: amount)`
+    )
+  }
+  const prepared: ReserveCryptoWithdrawalInput = {
+    ...base,
+    provider_id: invoice.provider_id,
+    psys_cid: invoice.psys_cid,
+    recipients: [{ address: input.address, amount: amount.toFixed() }],
+    purpose: input.kind,
+    invoice_id: invoice.id,
+  }
+  return new StepResponse(prepared)
+})

@@ -1,0 +1,53 @@
+import type { IPaymentModuleService } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { CRYPTO_REFUND_AUTHORIZATION_KEY, type CryptoRefundAuthorization } from "../../../modules/crypto/refund-authorization"
+import { resolveCryptoModuleService } from "../lib/gateway"
+import { recipientsOf } from "../lib/withdrawal"
+import type { SentCryptoWithdrawal } from "./send-crypto-withdrawal"
+
+export const recordCryptoRefundStepId = "record-crypto-refund"
+
+/**
+ * Records a sent crypto refund as the Medusa refund of the payment (refundPaymentWorkflow, which
+ * adds the order transaction). Runs for every completed refund withdrawal not yet recorded, so a
+ * replay of the same request finishes a recording that failed earlier; it never sends coins.
+ */
+export const recordCryptoRefundStep = createStep(recordCryptoRefundStepId, async (sent: SentCryptoWithdrawal, { container }) => {
+  const { withdrawal } = sent
+  if (withdrawal.purpose !== "refund" || withdrawal.status !== "completed" || withdrawal.refund_id || !withdrawal.payment_id || !withdrawal.source_amount) {
+    return new StepResponse(sent)
+  }
+  const service = resolveCryptoModuleService(container)
+  const paymentModule = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const payment = await paymentModule.retrievePayment(withdrawal.payment_id, { select: ["id", "data"] })
+  const [recipient] = recipientsOf(withdrawal.recipients)
+  const authorization: CryptoRefundAuthorization = {
+    withdrawal_id: withdrawal.id,
+    amount: withdrawal.source_amount,
+    psys_cid: withdrawal.psys_cid,
+    coin_amount: withdrawal.total_amount,
+    rate: withdrawal.source_rate ?? "",
+    address: recipient?.address ?? "",
+    tx_urls: withdrawal.tx_urls ?? [],
+  }
+  // UpdatePaymentDTO types only `id`, but the payment module stores `data` as given.
+  const update: { id: string } = { id: payment.id, ...{ data: { ...(payment.data ?? {}), [CRYPTO_REFUND_AUTHORIZATION_KEY]: authorization } } }
+  await paymentModule.updatePayment(update)
+  try {
+    const { result } = await refundPaymentWorkflow(container).run({
+      input: { payment_id: payment.id, amount: withdrawal.source_amount, created_by: withdrawal.requested_by ?? undefined, note: withdrawal.note ?? `Crypto refund ${withdrawal.id}` },
+    })
+    const refunds: Array<{ id: string }> = Array.isArray(result?.refunds) ? result.refunds : []
+    const updated = await service.updateCryptoWithdrawals({ id: withdrawal.id, refund_id: refunds[refunds.length - 1]?.id ?? "recorded", error_message: null })
+    return new StepResponse<SentCryptoWithdrawal>({ withdrawal: updated, replayed: sent.replayed })
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    const updated = await service.updateCryptoWithdrawals({
+      id: withdrawal.id,
+      error_message: `The coins were sent, but Medusa did not record the refund: ${reason}. Send the same request again to retry the recording (nothing is sent twice).`,
+    })
+    return new StepResponse<SentCryptoWithdrawal>({ withdrawal: updated, replayed: sent.replayed })
+  }
+})

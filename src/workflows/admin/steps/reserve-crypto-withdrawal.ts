@@ -1,0 +1,110 @@
+import type { InferTypeOf } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { CryptoWithdrawal } from "../../../modules/crypto/models/crypto-withdrawal"
+import { resolveCryptoModuleService, resolveCryptoProviderEntry } from "../lib/gateway"
+import { normalizeRecipients, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../lib/withdrawal"
+
+export type CryptoWithdrawalRecord = InferTypeOf<typeof CryptoWithdrawal>
+
+export interface ReserveCryptoWithdrawalInput {
+  idempotency_key: string
+  provider_id?: string
+  psys_cid: string
+  fee_plan: "normal" | "priority"
+  recipients: WithdrawalRecipient[]
+  requested_by?: string | null
+  purpose?: "withdrawal" | "refund" | "overpayment" | "underpayment"
+  order_id?: string | null
+  payment_id?: string | null
+  invoice_id?: string | null
+  source_currency?: string | null
+  source_amount?: string | null
+  source_rate?: string | null
+  note?: string | null
+}
+
+export interface CryptoWithdrawalReservation {
+  withdrawal: CryptoWithdrawalRecord
+  /** True when this request recorded the withdrawal and so is the one that may send it. */
+  reserved: boolean
+}
+
+export const reserveCryptoWithdrawalStepId = "reserve-crypto-withdrawal"
+
+/**
+ * Records the withdrawal under its idempotency key BEFORE anything is sent. Whoever inserts the
+ * row is the only sender: a second request with the same key (double click, retry, another tab)
+ * gets the recorded withdrawal back and sends nothing. An identical withdrawal with another key is
+ * refused while the first is unresolved (the unique `active_fingerprint`). Nothing is compensated:
+ * the record of an attempt is kept whatever happens next.
+ */
+export const reserveCryptoWithdrawalStep = createStep(
+  reserveCryptoWithdrawalStepId,
+  async (input: ReserveCryptoWithdrawalInput, { container }) => {
+    const service = resolveCryptoModuleService(container)
+    const entry = resolveCryptoProviderEntry(container, input.provider_id)
+    const recipients = normalizeRecipients(input.recipients)
+    const type = recipients.length > 1 ? "mass_cash_out" : "cash_out"
+    const fingerprint = withdrawalFingerprint(input.psys_cid, type, recipients)
+
+    const findByKey = async (): Promise<CryptoWithdrawalRecord | undefined> => {
+      const [found] = await service.listCryptoWithdrawals({ idempotency_key: input.idempotency_key }, { take: 1 })
+      return found
+    }
+    const sameWithdrawal = (existing: CryptoWithdrawalRecord): CryptoWithdrawalRecord => {
+      if (existing.fingerprint !== fingerprint) {
+        throw new MedusaError(
+          MedusaError.Types.INVALID_DATA,
+          `idempotency_key "${input.idempotency_key}" was already used for another withdrawal (${existing.id}); a new withdrawal needs a new key (field: idempotency_key)`
+        )
+      }
+      return existing
+    }
+
+    const existing = await findByKey()
+    if (existing !== undefined) {
+      return new StepResponse<CryptoWithdrawalReservation>({ withdrawal: sameWithdrawal(existing), reserved: false })
+    }
+    try {
+      const created = await service.createCryptoWithdrawals({
+        idempotency_key: input.idempotency_key,
+        fingerprint,
+        active_fingerprint: fingerprint,
+        provider_id: entry.providerId,
+        type,
+        psys_cid: input.psys_cid,
+        fee_plan: input.fee_plan,
+        // model.json() is typed as an object; a JSON array is what we store (read back by recipientsOf).
+        recipients: recipients.map((r) => ({ address: r.address, amount: r.amount })) as unknown as Record<string, unknown>,
+        total_amount: totalAmount(recipients),
+        status: "requested",
+        requested_by: input.requested_by ?? null,
+        requested_at: new Date(),
+        purpose: input.purpose ?? "withdrawal",
+        order_id: input.order_id ?? null,
+        payment_id: input.payment_id ?? null,
+        invoice_id: input.invoice_id ?? null,
+        source_currency: input.source_currency ?? null,
+        source_amount: input.source_amount ?? null,
+        source_rate: input.source_rate ?? null,
+        note: input.note ?? null,
+      })
+      return new StepResponse<CryptoWithdrawalReservation>({ withdrawal: created, reserved: true })
+    } catch (error) {
+      // Lost a race on one of the two unique keys: find out which, without sending anything.
+      const raced = await findByKey()
+      if (raced !== undefined) {
+        return new StepResponse<CryptoWithdrawalReservation>({ withdrawal: sameWithdrawal(raced), reserved: false })
+      }
+      const [blocking] = await service.listCryptoWithdrawals({ active_fingerprint: fingerprint }, { take: 1 })
+      if (blocking !== undefined) {
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          `An identical withdrawal (${blocking.id}, requested ${blocking.requested_at.toISOString()}) is still ${blocking.status.replace("_", " ")}: check it (Crypto → Operations, or "Check status") before sending the same payment again`
+        )
+      }
+      throw error
+    }
+  }
+)

@@ -1,0 +1,79 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { GatewayOutcomeUnknownError, GatewayApiError } from "../../../gateway"
+import { explainGatewayRejection, toMedusaError } from "../../../providers/crypto/errors"
+import { resolveAdminGateway, resolveCryptoModuleService } from "../lib/gateway"
+import { recipientsOf, statusOfGatewayResult } from "../lib/withdrawal"
+import type { CryptoWithdrawalRecord, CryptoWithdrawalReservation } from "./reserve-crypto-withdrawal"
+
+export interface SentCryptoWithdrawal {
+  withdrawal: CryptoWithdrawalRecord
+  /** True when the withdrawal was already recorded under this key (nothing was sent now). */
+  replayed: boolean
+}
+
+export const sendCryptoWithdrawalStepId = "send-crypto-withdrawal"
+
+/**
+ * Sends a freshly reserved withdrawal to the gateway (spec §4.2), once. A replayed reservation is
+ * returned as recorded. The result is written back in every case:
+ * - an answer: `completed` / `error` with the operation id and tx links;
+ * - no answer (timeout, reset; the client raises "outcome unknown"): `outcome_unknown`, settled
+ *   later by looking for the operation (reconcile), never by sending again;
+ * - a refusal: `rejected` with the merchant's message, which is then thrown (the route answers 4xx).
+ */
+export const sendCryptoWithdrawalStep = createStep(
+  sendCryptoWithdrawalStepId,
+  async (reservation: CryptoWithdrawalReservation, { container }) => {
+    const { withdrawal, reserved } = reservation
+    if (!reserved) {
+      return new StepResponse<SentCryptoWithdrawal>({ withdrawal, replayed: true })
+    }
+    const service = resolveCryptoModuleService(container)
+    const { client } = resolveAdminGateway(container, withdrawal.provider_id)
+    const recipients = recipientsOf(withdrawal.recipients)
+    await service.updateCryptoWithdrawals({ id: withdrawal.id, status: "sending", sent_at: new Date() })
+
+    try {
+      const result = await client.operations.withdraw({
+        currency: withdrawal.psys_cid,
+        type: withdrawal.type,
+        to: recipients.map((r) => r.address),
+        amount: recipients.map((r) => r.amount),
+        feePlan: withdrawal.fee_plan,
+      })
+      const status = statusOfGatewayResult(result.status)
+      const updated = await service.updateCryptoWithdrawals({
+        id: withdrawal.id,
+        status,
+        operation_id: result.id,
+        gateway_status: result.status,
+        tx_urls: [...result.tx_url],
+        fee: result.fee?.toFixed() ?? result.params?.fee?.value?.toFixed() ?? null,
+        resolved_at: status === "sending" ? null : new Date(),
+        active_fingerprint: status === "sending" ? withdrawal.active_fingerprint : null,
+      })
+      return new StepResponse<SentCryptoWithdrawal>({ withdrawal: updated, replayed: false })
+    } catch (error) {
+      if (error instanceof GatewayOutcomeUnknownError) {
+        const updated = await service.updateCryptoWithdrawals({
+          id: withdrawal.id,
+          status: "outcome_unknown",
+          error_message: `The gateway did not confirm the withdrawal (${error.cause.message}). It may have been executed; it is not sent again. Use "Check status" to look for it in the operations.`,
+        })
+        return new StepResponse<SentCryptoWithdrawal>({ withdrawal: updated, replayed: false })
+      }
+      const translated = toMedusaError(error, "Withdrawal")
+      const explained = error instanceof GatewayApiError ? explainGatewayRejection(error) : undefined
+      await service.updateCryptoWithdrawals({
+        id: withdrawal.id,
+        status: "rejected",
+        active_fingerprint: null,
+        resolved_at: new Date(),
+        error_message: translated.message,
+        error_code: error instanceof GatewayApiError && error.code !== undefined ? String(error.code) : null,
+        error_field: explained?.field ?? null,
+      })
+      throw translated
+    }
+  }
+)

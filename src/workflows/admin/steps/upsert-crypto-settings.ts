@@ -1,0 +1,64 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { resolveCryptoModuleService } from "../lib/gateway"
+
+export interface CryptoSettingsPatch {
+  provider_id: string
+  accepted_coins?: string[] | null
+  default_coin?: string | null
+  invoice_lifetime_minutes?: number | null
+  order_on_detection?: boolean | null
+  underpaid_tolerance_percent?: string | null
+  updated_by?: string | null
+}
+
+interface SettingsSnapshot {
+  id: string
+  accepted_coins: string[] | null
+  default_coin: string | null
+  invoice_lifetime_minutes: number | null
+  order_on_detection: boolean | null
+  underpaid_tolerance_percent: string | null
+  updated_by: string | null
+}
+
+const FIELDS = ["accepted_coins", "default_coin", "invoice_lifetime_minutes", "order_on_detection", "underpaid_tolerance_percent"] as const
+
+export const upsertCryptoSettingsStepId = "upsert-crypto-settings"
+
+/** Saves the fields present in the patch (null resets one to the medusa-config default). */
+export const upsertCryptoSettingsStep = createStep(
+  upsertCryptoSettingsStepId,
+  async (patch: CryptoSettingsPatch, { container }) => {
+    const service = resolveCryptoModuleService(container)
+    const [previous] = await service.listCryptoSettings({ provider_id: patch.provider_id }, { take: 1 })
+    const changes: Record<string, unknown> = { updated_by: patch.updated_by ?? null }
+    for (const field of FIELDS) {
+      if (patch[field] !== undefined) changes[field] = patch[field]
+    }
+    const saved = previous
+      ? await service.updateCryptoSettings({ id: previous.id, ...changes })
+      : await service.createCryptoSettings({ provider_id: patch.provider_id, ...changes })
+    const snapshot: SettingsSnapshot | null = previous
+      ? {
+          id: previous.id,
+          accepted_coins: previous.accepted_coins ?? null,
+          default_coin: previous.default_coin ?? null,
+          invoice_lifetime_minutes: previous.invoice_lifetime_minutes ?? null,
+          order_on_detection: previous.order_on_detection ?? null,
+          underpaid_tolerance_percent: previous.underpaid_tolerance_percent ?? null,
+          updated_by: previous.updated_by ?? null,
+        }
+      : null
+    return new StepResponse(saved, { previous: snapshot, id: saved.id })
+  },
+  async (undo, { container }) => {
+    if (!undo) return
+    const service = resolveCryptoModuleService(container)
+    if (undo.previous === null) {
+      await service.deleteCryptoSettings(undo.id)
+      return
+    }
+    const previous = undo.previous
+    await service.updateCryptoSettings({ ...previous, accepted_coins: previous.accepted_coins === null ? null : [...previous.accepted_coins] })
+  }
+)

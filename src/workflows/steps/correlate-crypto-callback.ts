@@ -1,0 +1,40 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { CRYPTO_MODULE } from "../../modules/crypto"
+import type CryptoModuleService from "../../modules/crypto/service"
+
+export interface CorrelatedCryptoCallback {
+  callback_id: string
+  /** The invoice mirror the callback belongs to; null for pay_in deposits and unknown invoices. */
+  invoice_id: string | null
+  /** Why there is no invoice: `pay_in` deposits are only recorded (spec §6.2). */
+  outcome: "matched" | "recorded" | "unmatched"
+}
+
+export const correlateCryptoCallbackStepId = "correlate-crypto-callback"
+
+/**
+ * Finds the invoice a stored callback is about: by `order_number` (ours, unique), else by
+ * `txn_id` (the first or the active invoice of a switch chain), else by `switch_id` (the first
+ * invoice's `txn_id`, spec §6.1).
+ */
+export const correlateCryptoCallbackStep = createStep(
+  correlateCryptoCallbackStepId,
+  async (input: { callback_id: string }, { container }) => {
+    const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
+    const callback = await cryptoModule.retrieveCryptoCallback(input.callback_id)
+    if (callback.ipn_type === "pay_in") {
+      return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: null, outcome: "recorded" })
+    }
+    const candidates: Array<Record<string, string>> = []
+    if (callback.order_number) candidates.push({ order_number: callback.order_number })
+    if (callback.txn_id) candidates.push({ txn_id: callback.txn_id }, { active_txn_id: callback.txn_id })
+    if (callback.switch_id) candidates.push({ txn_id: callback.switch_id })
+    for (const filter of candidates) {
+      const [invoice] = await cryptoModule.listCryptoInvoices(filter, { take: 1 })
+      if (invoice !== undefined) {
+        return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: invoice.id, outcome: "matched" })
+      }
+    }
+    return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: null, outcome: "unmatched" })
+  }
+)

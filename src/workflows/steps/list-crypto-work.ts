@@ -1,0 +1,33 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { CRYPTO_MODULE } from "../../modules/crypto"
+import type CryptoModuleService from "../../modules/crypto/service"
+
+export interface CryptoReconcileWork {
+  /** Invoices still pending (or placed on detection) and not synced for a while. */
+  invoice_ids: string[]
+  /** Stored deliveries whose processing never finished (a crash, a failed workflow). */
+  callback_ids: string[]
+}
+
+export const listCryptoWorkStepId = "list-crypto-reconcile-work"
+
+/** What the reconciliation job has to look at (our module's tables only; no gateway call). */
+export const listCryptoWorkStep = createStep(
+  listCryptoWorkStepId,
+  async (input: { older_than_seconds: number; limit: number }, { container }) => {
+    const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
+    const before = new Date(Date.now() - input.older_than_seconds * 1000)
+    const invoices = await cryptoModule.listCryptoInvoices(
+      { session_status: ["pending", "pending_authorization"], txn_id: { $ne: null }, updated_at: { $lt: before } },
+      { select: ["id"], take: input.limit, order: { updated_at: "ASC" } }
+    )
+    const callbacks = await cryptoModule.listCryptoCallbacks(
+      { processed_at: null, created_at: { $lt: before } },
+      { select: ["id"], take: input.limit, order: { created_at: "ASC" } }
+    )
+    return new StepResponse<CryptoReconcileWork>({
+      invoice_ids: invoices.map((invoice) => invoice.id),
+      callback_ids: callbacks.map((callback) => callback.id),
+    })
+  }
+)
