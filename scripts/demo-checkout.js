@@ -78,7 +78,7 @@ async function runCheckout(opts) {
     60000
   )
 
-  const adminSdk = new Medusa({ baseUrl: backendUrl, auth: { type: "jwt" } })
+  const adminSdk = new Medusa({ baseUrl: backendUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } })
   await adminSdk.auth.login("user", "emailpass", { email: admin.email, password: admin.password })
   const { order } = await adminSdk.admin.order.retrieve(orderId, {
     fields: "id,display_id,status,payment_status,total,currency_code",

@@ -90,7 +90,7 @@ export async function seedStore(
   })
 
   await createTaxRegionsWorkflow(container).run({
-    input: countries.map((country_code) => ({ country_code })),
+    input: countries.map((country_code) => ({ country_code, provider_id: "tp_system" })),
   })
 
   const {
