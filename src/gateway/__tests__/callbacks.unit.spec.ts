@@ -387,6 +387,32 @@ describe("malformed bodies", () => {
   })
 })
 
+describe("urlencoded decoding, as PHP's php_url_decode", () => {
+  /** verify_hash for these fields, to put on a body written by hand. */
+  const hashOf = (fields: CallbackInputFields): string => signCallback(fields, { secretKey: SECRET, format: "urlencoded" }).verifyHash
+
+  it.each([
+    ["'+' as a space", "a+b%20c", "a b c"],
+    ["a '%' not followed by two hex digits as itself", "50%+off%zz%4", "50% off%zz%4"],
+    ["'%u0041' as the six characters it is, not as 'A'", "100%u0041", "100%u0041"],
+    ["lower-case and upper-case hex alike", "%2f%2F", "//"],
+    ["percent-encoded UTF-8 as its characters", "Caf%C3%A9+%F0%9F%9A%80", "Café 🚀"],
+  ])("reads %s", (_what, encoded, decoded) => {
+    const body = `note=${encoded}&verify_hash=${hashOf({ note: decoded })}`
+    expect(verifyCallback({ body, contentType: "application/x-www-form-urlencoded", secretKey: SECRET }).fields).toEqual({ note: decoded })
+  })
+
+  it("reads a part without '=' as a field with an empty value", () => {
+    const body = `flag&verify_hash=${hashOf({ flag: "" })}`
+    expect(verifyCallback({ body, contentType: "application/x-www-form-urlencoded", secretKey: SECRET }).fields).toEqual({ flag: "" })
+  })
+
+  it("reads raw UTF-8 bytes in a body like their percent-encoded form", () => {
+    const body = Buffer.from(`note=Café&verify_hash=${hashOf({ note: "Café" })}`, "utf8")
+    expect(verifyCallback({ body, contentType: "application/x-www-form-urlencoded", secretKey: SECRET }).fields).toEqual({ note: "Café" })
+  })
+})
+
 describe("bodies and keys", () => {
   const signed = signCallback({ txn_id: "T1", order_name: "Café 🚀" }, { secretKey: SECRET, format: "json" })
 

@@ -203,24 +203,42 @@ export function readUrlencodedForm(body: Buffer, collector: FormFieldCollector):
  * `%u` is decoded byte by byte instead. Bytes >= 0x80 must then form UTF-8.
  */
 function readAsciiUrlencodedForm(body: string, collector: FormFieldCollector): void {
+  // One pass over the chars: for each part, where its '=' is and whether its name or value holds
+  // a '+' or a '%' (most hold neither, and are then plain slices of the body).
   const length = body.length
   let start = 0
-  while (start < length) {
-    let end = body.indexOf("&", start)
-    if (end === -1) end = length
-    if (end > start) {
-      let equals = body.indexOf("=", start)
-      if (equals > end) equals = -1
-      const nameEnd = equals === -1 ? end : equals
-      const name = decodeAsciiBytes(body.slice(start, nameEnd))
-      if (equals === -1) {
-        collector.add(name, "", "")
-      } else {
-        const bytes = decodeAsciiBytes(body.slice(equals + 1, end))
-        collector.add(name, textOfBytes(bytes), bytes)
+  let equals = -1
+  let nameEncoded = false
+  let valueEncoded = false
+  for (let i = 0; i <= length; i++) {
+    const code = i < length ? body.charCodeAt(i) : 0x26
+    if (code === 0x26) {
+      if (i > start) {
+        const nameEnd = equals === -1 ? i : equals
+        const rawName = body.slice(start, nameEnd)
+        const name = nameEncoded ? decodeAsciiBytes(rawName) : rawName
+        if (equals === -1) {
+          collector.add(name, "", "")
+        } else {
+          const rawValue = body.slice(equals + 1, i)
+          if (valueEncoded) {
+            const bytes = decodeAsciiBytes(rawValue)
+            collector.add(name, textOfBytes(bytes), bytes)
+          } else {
+            collector.add(name, rawValue, rawValue)
+          }
+        }
       }
+      start = i + 1
+      equals = -1
+      nameEncoded = false
+      valueEncoded = false
+    } else if (code === 0x3d) {
+      if (equals === -1) equals = i
+    } else if (code === 0x25 || code === 0x2b) {
+      if (equals === -1) nameEncoded = true
+      else valueEncoded = true
     }
-    start = end + 1
   }
 }
 
