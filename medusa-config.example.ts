@@ -39,7 +39,7 @@ module.exports = defineConfig({
               // `npx medusa-payment-crypto-sandbox --port 4010` → http://localhost:4010
               baseUrl: process.env.CRYPTO_GATEWAY_BASE_URL,
               // Public URL of this Medusa server: the gateway posts callbacks to
-              // {backendUrl}/hooks/crypto/callback?json=true
+              // {backendUrl}/hooks/crypto/crypto?json=true (the last segment is this entry's id)
               backendUrl: process.env.MEDUSA_BACKEND_URL || "http://localhost:9000",
               // Where the invoice page's "To the site" button sends the shopper.
               storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",

@@ -34,6 +34,8 @@ module.exports = defineConfig({
               baseUrl: process.env.CRYPTO_GATEWAY_BASE_URL,
               backendUrl,
               storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
+              // The sandbox's white-label shop: session data carries address, amount, QR and expiry.
+              whiteLabel: process.env.CRYPTO_GATEWAY_WHITE_LABEL === "true",
             },
           },
         ],

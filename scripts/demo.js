@@ -154,7 +154,7 @@ function startStore(env, port) {
   return { child, logFile }
 }
 
-async function shutdown(code) {
+async function shutdown(code, { exit = true } = {}) {
   if (stopping) {
     return
   }
@@ -166,10 +166,16 @@ async function shutdown(code) {
       log(`cleanup: ${error.message}`)
     }
   }
-  process.exit(code)
+  if (exit) {
+    process.exit(code)
+  }
 }
 
-async function main() {
+/**
+ * Starts the whole demo (database, sandbox, store) and runs the scripted checkout. Returns what a
+ * caller needs to go on (the browser test drives the admin of this same store).
+ */
+async function startDemo() {
   fs.mkdirSync(stateDir, { recursive: true })
 
   log("building the plugin (medusa plugin:build)…")
@@ -195,6 +201,7 @@ async function main() {
     MEDUSA_BACKEND_URL: backendUrl,
     CRYPTO_GATEWAY_BASE_URL: sandbox.url,
     CRYPTO_GATEWAY_API_KEY: shop.secretKey,
+    CRYPTO_GATEWAY_WHITE_LABEL: String(Boolean(shop.whiteLabel)),
     DEMO_SEED_OUTPUT: path.join(stateDir, "seed.json"),
     MEDUSA_DISABLE_TELEMETRY: "true",
     LOG_LEVEL: process.env.LOG_LEVEL || "info",
@@ -212,6 +219,7 @@ async function main() {
   await waitForHealth(backendUrl, store.child, 180000)
 
   const { runCheckout } = require("./demo-checkout")
+  const admin = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }
   const result = await runCheckout({
     backendUrl,
     publishableKey: seeded.publishableKey,
@@ -219,9 +227,14 @@ async function main() {
     variantId: seeded.variantId,
     shippingOptionId: seeded.shippingOptionId,
     sandbox: { url: sandbox.url, apiKey: shop.secretKey },
-    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    admin,
     log,
   })
+  return { backendUrl, sandbox, shop, admin, seeded, result, shutdown }
+}
+
+async function main() {
+  const { backendUrl, sandbox, shop, admin, result } = await startDemo()
 
   if (once) {
     process.stdout.write(`${JSON.stringify(result)}\n`)
@@ -233,7 +246,7 @@ async function main() {
     [
       "",
       "medusa-payment-crypto demo is running",
-      `  Admin:     ${backendUrl}/app   (login ${ADMIN_EMAIL} / ${ADMIN_PASSWORD})`,
+      `  Admin:     ${backendUrl}/app   (login ${admin.email} / ${admin.password})`,
       `  Sandbox:   ${sandbox.url}   (shop "${shop.name}", api key ${shop.secretKey})`,
       `  Checkout:  ${result.invoice_url}`,
       `  Order:     ${result.order_id} (display #${result.display_id}), payment ${result.payment_status}`,
@@ -247,7 +260,11 @@ async function main() {
 process.on("SIGINT", () => shutdown(0))
 process.on("SIGTERM", () => shutdown(0))
 
-main().catch(async (error) => {
-  log(`failed: ${error.stack || error.message}`)
-  await shutdown(1)
-})
+if (require.main === module) {
+  main().catch(async (error) => {
+    log(`failed: ${error.stack || error.message}`)
+    await shutdown(1)
+  })
+}
+
+module.exports = { startDemo, shutdown }

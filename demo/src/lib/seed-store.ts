@@ -1,5 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules, ProductStatus } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules, ProductStatus } from "@medusajs/framework/utils"
 import {
   createApiKeysWorkflow,
   createProductsWorkflow,
@@ -48,7 +48,10 @@ export async function seedStore(
   const currency = options.currencyCode ?? "eur"
   const shippingPrice = options.shippingPrice ?? 5
   if (!Number.isSafeInteger(shippingPrice) || shippingPrice < 0) {
-    throw new Error(`shippingPrice must be a whole, non-negative number, got ${shippingPrice}`)
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `shippingPrice must be a whole, non-negative number, got ${shippingPrice}`
+    )
   }
   const countries = options.countries ?? ["de", "fr", "es", "it", "nl"]
   const link = container.resolve(ContainerRegistrationKeys.LINK)
