@@ -60,8 +60,8 @@ function freePort(): Promise<number> {
   })
 }
 
-/** A store with a 10.50 EUR cart, paid in crypto through the sandbox: returns the placed order's id. */
-async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance): Promise<string> {
+/** A store with a 10.50 EUR cart and a crypto payment session, as a storefront starts it: the invoice's txn_id. */
+async function startCryptoCheckout(container: MedusaContainer, api: AxiosInstance, sessionData: Record<string, unknown>): Promise<{ cartId: string; txnId: string }> {
   const {
     result: [channel],
   } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Web" }] } })
@@ -94,12 +94,17 @@ async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance)
   })
   const headers = { "x-publishable-api-key": key.token }
   const collection = await api.post("/store/payment-collections", { cart_id: cart.id }, { headers })
-  const session = await api.post(`/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`, { provider_id: "pp_crypto_crypto", data: { psys_cid: "ETH" } }, { headers })
-  const txnId = String(session.data.payment_collection.payment_sessions[0].data.txn_id)
+  const session = await api.post(`/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`, { provider_id: "pp_crypto_crypto", data: sessionData }, { headers })
+  return { cartId: cart.id, txnId: String(session.data.payment_collection.payment_sessions[0].data.txn_id) }
+}
+
+/** A 10.50 EUR order paid in ETH through the sandbox: returns the placed order's id. */
+async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance): Promise<string> {
+  const { cartId, txnId } = await startCryptoCheckout(container, api, { psys_cid: "ETH" })
   await control(`/invoices/${txnId}/pay`, {})
   await sandbox.callbacksIdle()
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cart.id } })
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
   if (data.length !== 1) throw new Error(`expected one order for the paid cart, found ${data.length}`)
   return String(data[0].order_id)
 }
@@ -429,6 +434,16 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("Medusa's plain refund of an order paid in crypto", () => {
+      it("is refused with a message saying how to refund in crypto", async () => {
+        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const widget = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
+        const { status, message } = await failure(admin().post(`/admin/payments/${widget.data.payments[0].payment_id}/refund`, { amount: 1 }, auth))
+        expect(status).toBe(400)
+        expect(message).toContain("Refund in crypto")
+      })
+    })
+
     describe("settings", () => {
       it("shows whether the key is set, never the key", async () => {
         const { data } = await admin().get("/admin/crypto/settings", auth)
@@ -443,10 +458,24 @@ medusaIntegrationTestRunner({
         expect(data.settings.effective).toEqual({ accepted_coins: ["BTC", "LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30, order_on_detection: false, underpaid_tolerance_percent: "0.5" })
       })
 
+      it("applies saved settings to the next checkout without a restart", async () => {
+        await admin().post("/admin/crypto/settings", { accepted_coins: ["LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30 }, auth)
+        const { txnId } = await startCryptoCheckout(getContainer(), api, {})
+        const invoice = await gateway.operations.retrieve(txnId)
+        expect(invoice.psys_cid).toBe("LTC")
+      })
+
       it("refuses a default coin outside the accepted coins, naming the field", async () => {
         const { status, message } = await failure(admin().post("/admin/crypto/settings", { accepted_coins: ["BTC"], default_coin: "LTC" }, auth))
         expect(status).toBe(400)
         expect(message).toContain("default_coin")
+      })
+
+      it("refuses an accepted coin the gateway does not list, naming the field", async () => {
+        const { status, message } = await failure(admin().post("/admin/crypto/settings", { accepted_coins: ["BTC", "DOGE"] }, auth))
+        expect(status).toBe(400)
+        expect(message).toContain("DOGE")
+        expect(message).toContain("(field: accepted_coins)")
       })
 
       it("tests the connection with the configured key", async () => {

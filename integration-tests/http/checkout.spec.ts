@@ -1,6 +1,6 @@
 import { createServer } from "node:net"
 import path from "node:path"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import {
   createApiKeysWorkflow,
@@ -11,14 +11,18 @@ import {
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import type { AxiosInstance } from "axios"
+import type { AxiosInstance, AxiosResponse } from "axios"
+import { Decimal } from "decimal.js"
 import { GatewayClient, signCallback, type CallbackInputFields } from "../../src/gateway"
+import { CRYPTO_MODULE } from "../../src/modules/crypto"
+import type CryptoModuleService from "../../src/modules/crypto/service"
 import { startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows"
 
 jest.setTimeout(180_000)
 
 const PROVIDER_ID = "pp_crypto_crypto"
+const GATEWAY_TIMEOUT_MS = 4_000
 
 let sandbox: RunningSandbox
 let shop: SandboxShop
@@ -50,6 +54,8 @@ beforeAll(async () => {
   process.env.MPC_TEST_BACKEND_URL = `http://localhost:${port}`
   process.env.MPC_TEST_GATEWAY_URL = sandbox.url
   process.env.MPC_TEST_GATEWAY_API_KEY = shop.secretKey
+  // Short enough that the "gateway hangs" case stays quick, long enough for a loaded machine.
+  process.env.MPC_TEST_GATEWAY_TIMEOUT_MS = String(GATEWAY_TIMEOUT_MS)
 })
 
 afterAll(async () => {
@@ -142,11 +148,15 @@ async function paymentStatus(api: AxiosInstance, store: Store) {
   return response.data
 }
 
-/** How many invoices the gateway holds for an order number prefix (spec §4.3 search). */
-async function gatewayInvoices(search: string): Promise<number> {
+/** The invoices the gateway holds for an order number (spec §4.3 search). */
+async function gatewayInvoiceIds(search: string): Promise<string[]> {
   const client = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
   const page = await client.operations.list({ search, type: "invoice" })
-  return page.operations.length
+  return page.operations.map((operation) => operation.id)
+}
+
+async function gatewayInvoices(search: string): Promise<number> {
+  return (await gatewayInvoiceIds(search)).length
 }
 
 async function orderStatus(container: MedusaContainer, orderId: string): Promise<string> {
@@ -171,6 +181,58 @@ async function paymentsForSession(container: MedusaContainer, sessionId: string)
   return data
 }
 
+/** Our invoice mirror for a cart (src/modules/crypto/models/crypto-invoice.ts), the latest attempt. */
+async function cryptoInvoiceOf(container: MedusaContainer, cartId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "crypto_invoice",
+    fields: ["order_number", "attempt", "txn_id", "gateway_status", "session_status", "order_id", "expected_amount", "received_amount", "overpaid_amount", "refund_due_amount"],
+    filters: { cart_id: cartId },
+  })
+  return [...data].sort((a, b) => Number(b.attempt) - Number(a.attempt))[0]
+}
+
+/** Each capture's amount as the exact decimal Medusa stored (major units). */
+async function capturedAmounts(container: MedusaContainer, sessionId: string): Promise<string[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "payment", fields: ["captures.raw_amount"], filters: { payment_session_id: sessionId } })
+  return data.flatMap((payment) => (payment.captures ?? []).map((capture: { raw_amount: { value: string } }) => new Decimal(capture.raw_amount.value).toFixed()))
+}
+
+/** The merchant's admin setting (issue 5) that the status map reads on every sync. */
+async function setUnderpaidTolerance(container: MedusaContainer, percent: string): Promise<void> {
+  await container.resolve<CryptoModuleService>(CRYPTO_MODULE).createCryptoSettings({ provider_id: PROVIDER_ID, underpaid_tolerance_percent: percent })
+}
+
+/** The sandbox's view of an invoice: what is due, in which coin, to how many decimals. */
+function dueAt(txnId: string): { total: Decimal; precision: number } {
+  const invoice = sandbox.core.invoice(txnId)
+  const coin = invoice === undefined ? undefined : sandbox.core.coin(invoice.psys_cid)
+  if (invoice === undefined || coin === undefined) {
+    throw new Error(`the sandbox has no invoice ${txnId}`)
+  }
+  return { total: new Decimal(invoice.invoice_total_sum), precision: coin.precision }
+}
+
+/** The delivery the sandbox recorded for an invoice in a status (spec §6.1 fields). */
+function recordedCallback(txnId: string, status: string): CallbackInputFields {
+  const delivery = sandbox.deliveries().find((candidate) => candidate.ref === txnId && candidate.status === status)
+  if (delivery === undefined) {
+    throw new Error(`the sandbox recorded no ${status} callback for ${txnId}`)
+  }
+  return delivery.fields as CallbackInputFields
+}
+
+/** Posts a callback signed with the shop's key, as the gateway would (JSON, spec §6.3). */
+async function deliver(api: AxiosInstance, fields: CallbackInputFields): Promise<AxiosResponse> {
+  const signed = signCallback(fields, { secretKey: shop.secretKey, format: "json" })
+  return api.post("/hooks/crypto/crypto?json=true", signed.body, { headers: { "content-type": signed.contentType }, validateStatus: () => true })
+}
+
+function completeCart(api: AxiosInstance, store: Store): Promise<AxiosResponse> {
+  return api.post(`/store/carts/${store.cartId}/complete`, {}, { headers: { "x-publishable-api-key": store.publishableKey }, validateStatus: () => true })
+}
+
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
@@ -187,12 +249,15 @@ medusaIntegrationTestRunner({
 
         const orderIds = await orderIdsForCart(container, store.cartId)
         expect(orderIds).toHaveLength(1)
+        expect(await orderStatus(container, orderIds[0])).toBe("pending")
         const payments = await paymentsForSession(container, sessionId)
         expect(payments).toHaveLength(1)
         expect(payments[0].captured_at).not.toBeNull()
+        expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
         expect(await paymentStatus(api, store)).toMatchObject({
           order_id: orderIds[0],
-          invoice: { status: "completed", session_status: "captured" },
+          payment_collection_status: "completed",
+          invoice: { status: "completed", session_status: "captured", overpaid_amount: null, refund_due_amount: null },
         })
       })
 
@@ -207,6 +272,8 @@ medusaIntegrationTestRunner({
         const completed = await api.post(`/store/carts/${store.cartId}/complete`, {}, { headers: { "x-publishable-api-key": store.publishableKey } })
 
         expect(completed.data).toMatchObject({ type: "order", order: { id: orderId } })
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
+        expect(await paymentStatus(api, store)).toMatchObject({ order_id: orderId, payment_collection_status: "completed" })
       })
 
       it("refuses a forged callback with 401 and changes nothing", async () => {
@@ -229,6 +296,7 @@ medusaIntegrationTestRunner({
         const query = container.resolve(ContainerRegistrationKeys.QUERY)
         const { data: callbacks } = await query.graph({ entity: "crypto_callback", fields: ["id"], filters: {} })
         expect(callbacks).toEqual([])
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ gateway_status: "new", session_status: "pending", order_id: null })
       })
 
       it("places one order with one capture when the same callback arrives ten times at once", async () => {
@@ -262,6 +330,8 @@ medusaIntegrationTestRunner({
         })
         expect(stored).toHaveLength(1)
         expect(stored[0].delivery_count).toBe(11)
+        expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
+        expect(await paymentStatus(api, store)).toMatchObject({ payment_collection_status: "completed", invoice: { session_status: "captured" } })
       })
 
       it("recognises the same callback redelivered as multipart form data", async () => {
@@ -277,8 +347,8 @@ medusaIntegrationTestRunner({
         const answer = await api.post("/hooks/crypto/crypto", form.body, { headers: { "content-type": form.contentType } })
 
         expect(answer.data).toEqual({ received: true, duplicate: true })
-        const payments = await paymentsForSession(container, sessionId)
-        expect(payments[0].captures).toHaveLength(1)
+        expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
+        expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
       })
 
       it("refuses a callback body over 1 MiB with 413", async () => {
@@ -289,6 +359,9 @@ medusaIntegrationTestRunner({
         })
 
         expect(answer.status).toBe(413)
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data: callbacks } = await query.graph({ entity: "crypto_callback", fields: ["id"], filters: {} })
+        expect(callbacks).toEqual([])
       })
 
       it("places the order on detection and captures the payment once it confirms", async () => {
@@ -312,50 +385,210 @@ medusaIntegrationTestRunner({
         await sandbox.callbacksIdle()
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
-        const payments = await paymentsForSession(container, sessionId)
-        expect(payments).toHaveLength(1)
-        expect(payments[0].captured_at).not.toBeNull()
+        expect(await orderStatus(container, orderId)).toBe("pending")
+        expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
+        expect(await paymentStatus(api, store)).toMatchObject({
+          payment_collection_status: "completed",
+          invoice: { status: "completed", session_status: "captured" },
+        })
       })
 
-      it("changes nothing when a stale pending callback arrives after completed", async () => {
+      it("captures the session amount and records the overpayment when the shopper pays too much", async () => {
         const container = getContainer()
         const store = await seedStoreWithCart(container)
         const { sessionId, data } = await startCryptoPayment(api, store)
         const txnId = String(data.txn_id)
-        await control("POST", `/invoices/${txnId}/pay`, { confirmations: "0" })
-        await control("POST", `/invoices/${txnId}/confirm`)
+        const { total, precision } = dueAt(txnId)
+        const paid = total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP)
+
+        await control("POST", `/invoices/${txnId}/pay`, { amount: paid.toFixed() })
         await sandbox.callbacksIdle()
-        const pending = sandbox.deliveries().find((candidate) => candidate.ref === txnId && candidate.status === "pending")
-        expect(pending).toBeDefined()
-        const stale = signCallback({ ...(pending?.fields as CallbackInputFields), comment: "late" }, { secretKey: shop.secretKey, format: "json" })
 
-        const answer = await api.post("/hooks/crypto/crypto?json=true", stale.body, { headers: { "content-type": stale.contentType } })
-
-        expect(answer.status).toBe(200)
-        const payments = await paymentsForSession(container, sessionId)
-        expect(payments).toHaveLength(1)
-        expect(payments[0].captures).toHaveLength(1)
-        expect(await paymentStatus(api, store)).toMatchObject({ invoice: { session_status: "captured" } })
+        const orderIds = await orderIdsForCart(container, store.cartId)
+        expect(orderIds).toHaveLength(1)
+        expect(await orderStatus(container, orderIds[0])).toBe("pending")
+        expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
+        expect(await paymentStatus(api, store)).toMatchObject({ order_id: orderIds[0], payment_collection_status: "completed" })
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
+          gateway_status: "mismatch",
+          session_status: "captured",
+          order_id: orderIds[0],
+          received_amount: paid.toFixed(),
+          overpaid_amount: paid.minus(total).toFixed(),
+          refund_due_amount: null,
+        })
       })
 
-      it("cancels an order placed on detection when the invoice expires underpaid, recording the refund due", async () => {
+      it("captures an invoice that expires underpaid within the merchant's tolerance", async () => {
         const container = getContainer()
         const store = await seedStoreWithCart(container)
-        const { data } = await startCryptoPayment(api, store)
+        await setUnderpaidTolerance(container, "5")
+        const { sessionId, data } = await startCryptoPayment(api, store)
         const txnId = String(data.txn_id)
-        await control("POST", `/invoices/${txnId}/pay`, { amount: "0.000001", confirmations: "0" })
+        const { total, precision } = dueAt(txnId)
+        const paid = total.times("0.97").toDecimalPlaces(precision, Decimal.ROUND_DOWN)
+        await control("POST", `/invoices/${txnId}/pay`, { amount: paid.toFixed() })
+        await sandbox.callbacksIdle()
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        expect(orderId).toBeDefined()
+        expect(await capturedAmounts(container, sessionId)).toEqual([])
+
+        await control("POST", "/clock/advance", { seconds: "7200" })
+        await sandbox.callbacksIdle()
+
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
+        expect(await orderStatus(container, orderId)).toBe("pending")
+        expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
+        expect(await paymentStatus(api, store)).toMatchObject({ payment_collection_status: "completed" })
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
+          gateway_status: "expired",
+          session_status: "captured",
+          received_amount: paid.toFixed(),
+          overpaid_amount: null,
+          refund_due_amount: null,
+        })
+      })
+
+      it("cancels the order placed on detection when the invoice expires underpaid beyond the tolerance, recording the refund due", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        await setUnderpaidTolerance(container, "5")
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const txnId = String(data.txn_id)
+        const { total, precision } = dueAt(txnId)
+        const paid = total.times("0.9").toDecimalPlaces(precision, Decimal.ROUND_DOWN)
+        await control("POST", `/invoices/${txnId}/pay`, { amount: paid.toFixed() })
         await sandbox.callbacksIdle()
         const [orderId] = await orderIdsForCart(container, store.cartId)
         expect(orderId).toBeDefined()
 
         await control("POST", "/clock/advance", { seconds: "7200" })
-        await control("POST", `/invoices/${txnId}/confirm`)
         await sandbox.callbacksIdle()
 
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
         expect(await orderStatus(container, orderId)).toBe("canceled")
-        expect(await paymentStatus(api, store)).toMatchObject({
-          invoice: { status: "expired", session_status: "canceled", received_amount: "0.000001", refund_due_amount: "0.000001" },
+        expect(await capturedAmounts(container, sessionId)).toEqual([])
+        expect(await paymentStatus(api, store)).toMatchObject({ payment_collection_status: "canceled" })
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
+          gateway_status: "expired",
+          session_status: "canceled",
+          received_amount: paid.toFixed(),
+          overpaid_amount: null,
+          refund_due_amount: paid.toFixed(),
         })
+      })
+
+      it("cancels the session and places no order when the invoice is cancelled unpaid", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+
+        await control("POST", "/clock/advance", { seconds: "7200" })
+        await sandbox.callbacksIdle()
+
+        expect(sandbox.core.invoice(String(data.txn_id))?.status).toBe("cancelled")
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
+          gateway_status: "cancelled",
+          session_status: "canceled",
+          order_id: null,
+          received_amount: "0",
+          refund_due_amount: null,
+        })
+        const completion = await completeCart(api, store)
+        expect(completion.status).toBe(400)
+        expect(completion.data.type).toBe("not_allowed")
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+        expect(await paymentsForSession(container, sessionId)).toEqual([])
+        expect(await paymentStatus(api, store)).toMatchObject({ order_id: null, payment_collection_status: "not_paid" })
+      })
+
+      it("cancels the session and places no order when the gateway says expired with nothing received", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const txnId = String(data.txn_id)
+        // The sandbox ends an unpaid invoice as `cancelled` (NOTES.md); the real gateway documents
+        // `expired` as "may not have been paid" (spec §3), so the emulated invoice is put there
+        // directly and its callback sent as the gateway would.
+        const invoice = sandbox.core.invoice(txnId)
+        const coin = invoice === undefined ? undefined : sandbox.core.coin(invoice.psys_cid)
+        const seedShop = sandbox.core.shopById(shop.id)
+        if (invoice === undefined || coin === undefined || seedShop === undefined) {
+          throw new Error(`the sandbox has no invoice ${txnId}`)
+        }
+        invoice.status = "expired"
+
+        const answer = await deliver(api, sandbox.core.invoiceCallbackFields(invoice, coin, seedShop) as CallbackInputFields)
+
+        expect(answer.status).toBe(200)
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
+          gateway_status: "expired",
+          session_status: "canceled",
+          order_id: null,
+          received_amount: "0",
+          refund_due_amount: null,
+        })
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+        expect(await paymentsForSession(container, sessionId)).toEqual([])
+        expect(await paymentStatus(api, store)).toMatchObject({ order_id: null, payment_collection_status: "not_paid" })
+      })
+
+      it("places one order with one capture when the storefront completes the cart while the callback is processed", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const txnId = String(data.txn_id)
+        await control("POST", `/invoices/${txnId}/pay`)
+
+        // The sandbox is delivering its callback now; a copy and the storefront's complete go at once.
+        const [first, callback] = await Promise.all([completeCart(api, store), deliver(api, recordedCallback(txnId, "completed"))])
+        // Medusa answers 409 when its own completion of the cart is still running: a storefront retries.
+        const completion = first.status === 409 ? await completeCart(api, store) : first
+        await sandbox.callbacksIdle()
+
+        expect(callback.status).toBe(200)
+        const orderIds = await orderIdsForCart(container, store.cartId)
+        expect(orderIds).toHaveLength(1)
+        expect(completion.data).toMatchObject({ type: "order", order: { id: orderIds[0] } })
+        expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
+        expect(await paymentsForSession(container, sessionId)).toHaveLength(1)
+        expect(await paymentStatus(api, store)).toMatchObject({ order_id: orderIds[0], payment_collection_status: "completed" })
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ gateway_status: "completed", session_status: "captured", order_id: orderIds[0] })
+      })
+
+      it("warns about a verified callback whose amount disagrees with the invoice and lets the gateway's re-read decide", async () => {
+        const container = getContainer()
+        const store = await seedStoreWithCart(container)
+        const { sessionId, data } = await startCryptoPayment(api, store)
+        const txnId = String(data.txn_id)
+        const { total } = dueAt(txnId)
+        const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+        const warn = jest.spyOn(logger, "warn")
+        const claimed = total.times(2).toFixed()
+
+        try {
+          const answer = await deliver(api, {
+            txn_id: txnId,
+            ipn_type: "invoice",
+            order_number: store.cartId,
+            status: "completed",
+            amount: claimed,
+            invoice_total_sum: claimed,
+            source_currency: "EUR",
+            source_amount: "10.5",
+          })
+
+          expect(answer.status).toBe(200)
+          const warnings = warn.mock.calls.map(([message]) => String(message)).filter((message) => message.includes("does not match crypto invoice"))
+          expect(warnings).toHaveLength(1)
+          expect(warnings[0]).toContain(`invoice_total_sum "${claimed}" (invoice: "${total.toFixed()}")`)
+          expect(warnings[0]).not.toContain(shop.secretKey)
+        } finally {
+          warn.mockRestore()
+        }
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+        expect(await paymentsForSession(container, sessionId)).toEqual([])
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ gateway_status: "new", session_status: "pending", order_id: null })
       })
 
       it("follows the switched invoice when the shopper changes coin and pays", async () => {
@@ -371,7 +604,11 @@ medusaIntegrationTestRunner({
         const payments = await paymentsForSession(container, sessionId)
         expect(payments).toHaveLength(1)
         expect(payments[0].captured_at).not.toBeNull()
-        expect(await paymentStatus(api, store)).toMatchObject({ invoice: { txn_id: child.txn_id, status: "completed" } })
+        expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
+        expect(await paymentStatus(api, store)).toMatchObject({
+          payment_collection_status: "completed",
+          invoice: { txn_id: child.txn_id, status: "completed", session_status: "captured" },
+        })
       })
 
       it("lists the coins with the cart total converted at the gateway's rates", async () => {
@@ -398,6 +635,7 @@ medusaIntegrationTestRunner({
         expect(failure?.status).toBe(400)
         expect(failure?.data.message).toMatch(/does not accept payments in ISK/)
         expect(await gatewayInvoices(store.cartId)).toBe(0)
+        expect(await cryptoInvoiceOf(container, store.cartId)).toBeUndefined()
       })
 
       it("gives a new invoice with the next order number when the cart total changes", async () => {
@@ -432,24 +670,86 @@ medusaIntegrationTestRunner({
         expect(failure?.status).toBe(500)
         expect(failure?.data.message).toMatch(/Creating the crypto invoice: the crypto gateway failed/)
         expect(retried.data.order_number).toBe(store.cartId)
-        expect(await gatewayInvoices(store.cartId)).toBe(1)
+        expect(await gatewayInvoiceIds(store.cartId)).toEqual([retried.data.txn_id])
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ order_number: store.cartId, txn_id: retried.data.txn_id, session_status: "pending" })
       })
 
-      // Last on purpose: it stops the sandbox's callback dispatcher for the rest of the file.
-      it("recovers a payment whose callback was lost when the reconciliation runs", async () => {
+      it("answers a clear error when the gateway does not answer in time, and the retry gets the same single invoice", async () => {
         const container = getContainer()
         const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        sandbox.core.dispatcher.close()
-        await control("POST", `/invoices/${String(data.txn_id)}/pay`)
-        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+        const headers = { "x-publishable-api-key": store.publishableKey }
+        const { data: created } = await api.post("/store/payment-collections", { cart_id: store.cartId }, { headers })
+        const collectionId = String(created.payment_collection.id)
+        // Every attempt of the client (3 with its retries) is taken by the gateway and never
+        // answered within the client's timeout: the worst case, an invoice that exists unseen.
+        await control("POST", "/faults", { path: "/api/v1/invoices/new", mode: "timeout", count: "3", ms: String(GATEWAY_TIMEOUT_MS * 3) })
 
-        const { result } = await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
+        const failure = await createSession(api, store, collectionId).then(
+          () => undefined,
+          (error: { response?: { status: number; data: { message: string } } }) => error.response
+        )
+        const retried = await createSession(api, store, collectionId)
 
-        expect(result).toMatchObject({ synced: 1, failed: 0 })
-        expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
-        const payments = await paymentsForSession(container, sessionId)
-        expect(payments[0].captured_at).not.toBeNull()
+        expect(failure?.status).toBe(500)
+        expect(failure?.data.message).toMatch(/Creating the crypto invoice: the crypto gateway did not answer in time; try again/)
+        expect(failure?.data.message).not.toContain(shop.secretKey)
+        expect(retried.data.order_number).toBe(store.cartId)
+        expect(await gatewayInvoiceIds(store.cartId)).toEqual([retried.data.txn_id])
+        expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ order_number: store.cartId, txn_id: retried.data.txn_id, session_status: "pending" })
+      })
+
+      describe("with the sandbox's callback deliveries stopped", () => {
+        // From here on the sandbox records callbacks but sends none: the tests deliver them.
+        beforeAll(() => sandbox.core.dispatcher.close())
+
+        it("recovers a payment whose callback was lost when the reconciliation runs", async () => {
+          const container = getContainer()
+          const store = await seedStoreWithCart(container)
+          const { sessionId, data } = await startCryptoPayment(api, store)
+          await control("POST", `/invoices/${String(data.txn_id)}/pay`)
+          expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+
+          const { result } = await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
+
+          expect(result).toMatchObject({ synced: 1, failed: 0 })
+          expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
+          const payments = await paymentsForSession(container, sessionId)
+          expect(payments[0].captured_at).not.toBeNull()
+          expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
+          expect(await paymentStatus(api, store)).toMatchObject({ payment_collection_status: "completed", invoice: { status: "completed", session_status: "captured" } })
+        })
+
+        it("applies a completed callback that arrives first, and the stale pending and new ones after it change nothing", async () => {
+          const container = getContainer()
+          const store = await seedStoreWithCart(container)
+          const { sessionId, data } = await startCryptoPayment(api, store)
+          const txnId = String(data.txn_id)
+          await control("POST", `/invoices/${txnId}/pay`, { confirmations: "0" })
+          await control("POST", `/invoices/${txnId}/confirm`)
+          const pending = recordedCallback(txnId, "pending")
+          const completed = recordedCallback(txnId, "completed")
+          // The gateway sends no callback for a new invoice (spec §6): this one is what a very late
+          // first delivery would carry, signed with the shop's key like the others.
+          const stale: CallbackInputFields = { ...pending, status: "new", amount: "0", confirmations: "0", comment: "Waiting for payment" }
+
+          expect((await deliver(api, completed)).status).toBe(200)
+          const [orderId] = await orderIdsForCart(container, store.cartId)
+          expect(orderId).toBeDefined()
+          expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
+
+          expect((await deliver(api, pending)).status).toBe(200)
+          expect((await deliver(api, stale)).status).toBe(200)
+
+          expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
+          expect(await orderStatus(container, orderId)).toBe("pending")
+          expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
+          expect(await paymentStatus(api, store)).toMatchObject({ order_id: orderId, payment_collection_status: "completed" })
+          expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ gateway_status: "completed", session_status: "captured", order_id: orderId })
+          const query = container.resolve(ContainerRegistrationKeys.QUERY)
+          const { data: stored } = await query.graph({ entity: "crypto_callback", fields: ["status", "processed_at"], filters: { txn_id: txnId } })
+          expect(stored.map((callback) => callback.status).sort()).toEqual(["completed", "new", "pending"])
+          expect(stored.every((callback) => callback.processed_at !== null)).toBe(true)
+        })
       })
     })
   },

@@ -19,5 +19,10 @@ export const handleCryptoCallbackWorkflow = createWorkflow(handleCryptoCallbackW
     synced?.outcome ?? correlated.outcome
   )
   markCryptoCallbackProcessedStep({ callback_id: input.callback_id, outcome })
-  return new WorkflowResponse({ callback_id: input.callback_id, invoice_id: correlated.invoice_id, outcome })
+  return new WorkflowResponse({
+    callback_id: input.callback_id,
+    invoice_id: correlated.invoice_id,
+    outcome,
+    discrepancies: correlated.discrepancies,
+  })
 })

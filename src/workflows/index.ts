@@ -7,3 +7,4 @@ export { getCryptoCurrenciesWorkflow, getCryptoCurrenciesWorkflowId } from "./ge
 export type { CryptoInvoiceAssessment } from "./steps/assess-crypto-invoice"
 export type { AppliedCryptoInvoice } from "./steps/apply-crypto-invoice"
 export type { RecordedCryptoCallback, RecordCryptoCallbackStepInput } from "./steps/record-crypto-callback"
+export * from "./admin"

@@ -45,11 +45,13 @@ import {
 } from "../internal/callback-form"
 import {
   defineField,
+  findTrailingSignature,
   hasUnpairedSurrogate,
   isJsonNumberLexeme,
   JsonSyntaxError,
   markNumber,
   parseJsonCallback,
+  readSignedJsonText,
   writeCompactJson,
   type JsonDocument,
   type JsonEscapeStyle,
@@ -196,6 +198,21 @@ const JSON_STYLES: readonly JsonEscapeStyle[] = [
 
 function verifyJson(body: Buffer, secretKey: string): VerifiedCallback {
   if (!isUtf8(body)) throw new CallbackVerificationError("malformed_body", "the JSON callback is not valid UTF-8")
+
+  // Fast path: most bodies arrive exactly as they were signed, verify_hash last (issue 2 §4). The
+  // HMAC covers the received bytes with only that member (and its comma) removed, fed in two
+  // pieces, before anything is parsed. Only on a match are the fields read, and from exactly those
+  // verified bytes: nothing outside them can reach the fields.
+  const trailing = findTrailingSignature(body, VERIFY_HASH_FIELD)
+  if (trailing !== undefined) {
+    const { cutStart, expected } = trailing
+    const digest = createHmac("sha1", secretKey)
+      .update(body.subarray(0, cutStart))
+      .update(body.subarray(body.length - 1))
+      .digest()
+    if (timingSafeEqual(digest, expected)) return { format: "json", fields: fieldsOfSignedJson(body, cutStart) }
+  }
+
   let parsed
   try {
     parsed = parseJsonCallback(body, VERIFY_HASH_FIELD)
@@ -210,10 +227,8 @@ function verifyJson(body: Buffer, secretKey: string): VerifiedCallback {
   // The fields returned are the signed ones: the parse keeps verify_hash out of them.
   const expected = readVerifyHash(omitted)
 
-  // Fast path: most bodies arrive exactly as they were signed. Cut the verify_hash member (and
-  // one comma) out of the received bytes, at the offsets the strict parse above found, and HMAC the
-  // rest. A match means the key holder signed exactly these bytes, and the fields returned come
-  // from the parse of these same bytes: nothing unsigned can slip in.
+  // The received bytes without the verify_hash member, wherever it stands (the fast path above
+  // takes only the last member): cut it (and one comma) out at the offsets the strict parse found.
   const signedBytes = Buffer.allocUnsafe(body.length - (cutEnd - cutStart))
   body.copy(signedBytes, 0, 0, cutStart)
   body.copy(signedBytes, cutStart, cutEnd)
@@ -230,6 +245,36 @@ function verifyJson(body: Buffer, secretKey: string): VerifiedCallback {
     if (timingSafeEqual(digest, expected)) return { format: "json", fields: root }
   }
   throw badSignature()
+}
+
+/**
+ * The fields of a body whose text up to `cutStart`, closed by `}`, carries a valid signature: the
+ * text as signed. A body ending in its signature member is valid JSON exactly when that text is one
+ * JSON object with at least one member and no member named verify_hash (findTrailingSignature),
+ * so refusing any other text refuses exactly what the strict reading of the whole body refuses.
+ */
+function fieldsOfSignedJson(body: Buffer, cutStart: number): JsonObject {
+  const fast = readSignedJsonText(body, cutStart, VERIFY_HASH_FIELD)
+  if (fast !== undefined) return fast
+  const signed = Buffer.allocUnsafe(cutStart + 1)
+  body.copy(signed, 0, 0, cutStart)
+  signed[cutStart] = 0x7d
+  let parsed
+  try {
+    parsed = parseJsonCallback(signed, VERIFY_HASH_FIELD)
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) {
+      throw new CallbackVerificationError("malformed_body", `the JSON callback is not readable: ${error.message}`)
+    }
+    throw error
+  }
+  if (parsed.omitted !== undefined) {
+    throw new CallbackVerificationError("malformed_body", "the JSON callback is not readable: duplicate member name verify_hash")
+  }
+  if (Object.keys(parsed.root).length === 0) {
+    throw new CallbackVerificationError("malformed_body", "the JSON callback is not readable: a comma opens the object")
+  }
+  return parsed.root
 }
 
 // ---- Forms (spec §6.3, first bullet) ----

@@ -582,3 +582,174 @@ const UNPAIRED_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\u
 export function hasUnpairedSurrogate(value: string): boolean {
   return UNPAIRED_SURROGATE_RE.test(value)
 }
+
+/**
+ * The signature member as the gateway and signCallback place it: the last member, written
+ * compactly, `,"<name>":"<40 hex digits>"}` closing the body. Returns the offset of its comma (the
+ * signed text is the body up to there, then the closing `}`) and the 20 bytes the hex stands for;
+ * undefined when the body does not end that way, or when whitespace precedes the comma (the
+ * general reader's cut would then take the whitespace too).
+ *
+ * Why the end of the body is enough (spec §6.3 fast path): in valid JSON, `"` not preceded by `\`
+ * delimits a string, so a body ending like this ends with a top-level member named `<name>` whose
+ * value is that hex string; removing it (and its comma) leaves the other members. Conversely, when
+ * the remaining text is one valid JSON object with at least one member, putting the member back
+ * before its final `}` gives a valid object with one more member. readSignedJsonText checks that.
+ */
+export function findTrailingSignature(body: Buffer, name: string): { cutStart: number; expected: Buffer } | undefined {
+  const length = body.length
+  // `,"` + name + `":"` + 40 hex + `"}`, after at least `{`.
+  const cutStart = length - (name.length + 47)
+  if (cutStart < 1 || body[length - 1] !== 0x7d || body[length - 2] !== QUOTE) return undefined
+  if (body[cutStart] !== COMMA || body[cutStart + 1] !== QUOTE) return undefined
+  let at = cutStart + 2
+  for (let i = 0; i < name.length; i++, at++) if (body[at] !== name.charCodeAt(i)) return undefined
+  if (body[at] !== QUOTE || body[at + 1] !== COLON || body[at + 2] !== QUOTE) return undefined
+  const previous = body[cutStart - 1]
+  if (previous === 0x20 || previous === 0x0a || previous === 0x0d || previous === 0x09) return undefined
+  at += 3
+  const expected = Buffer.allocUnsafe(20)
+  for (let i = 0; i < 20; i++, at += 2) {
+    const high = hexValue(body[at])
+    const low = hexValue(body[at + 1])
+    if (high < 0 || low < 0) return undefined
+    expected[i] = high * 16 + low
+  }
+  return { cutStart, expected }
+}
+
+/**
+ * The fields of a signed text `body[0, cutStart) + "}"`, read with the engine's JSON.parse when the
+ * text is the common kind: compact, no escape, values that are strings, top-level numbers,
+ * booleans, null, or lists of strings, booleans and nulls. Returns undefined for every other text
+ * (nested objects, numbers in lists, whitespace, escapes, a duplicate name, a member named
+ * `omitKey`, no member at all, bytes >= 0x80 in a name): the caller then reads it with the strict
+ * reader, which decides.
+ *
+ * Why this is exact:
+ * - The text is read as latin1 (one char per byte). JSON's structure is ASCII and every byte >= 0x80
+ *   is a legal string character, so JSON.parse accepts exactly the texts it accepts as UTF-8.
+ * - Numbers get their received lexeme back (resolveNumberLexemes), never the JS number's writing.
+ * - The text's length is recomputed from the parsed members as if written compactly without
+ *   escapes. Whitespace, an escape (always longer than the character it stands for) or a member
+ *   lost to a duplicate name would each make the text longer than that: equal lengths mean the text
+ *   is exactly the compact writing of these members, so each string is its raw bytes.
+ * - Strings holding bytes >= 0x80 are then decoded as UTF-8: the body was checked to be UTF-8, and
+ *   quotes are ASCII, so each string's bytes are whole UTF-8 sequences.
+ */
+export function readSignedJsonText(body: Buffer, cutStart: number, omitKey: string): JsonObject | undefined {
+  const text = body.toString("latin1", 0, cutStart) + "}"
+  let root: unknown
+  try {
+    root = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof root !== "object" || root === null || Array.isArray(root)) return undefined
+  const object = root as Record<string, unknown>
+  const keys = Object.keys(object)
+  // `{` and `}`, then per member its quoted name, `:`, its value and a comma (one fewer than members).
+  let size = 1
+  let numbers = 0
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]
+    const value = object[key]
+    size += key.length + 4
+    if (typeof value === "string") size += value.length + 2
+    else if (typeof value === "number") numbers++
+    else if (value === null || value === true) size += 4
+    else if (value === false) size += 5
+    else if (Array.isArray(value)) {
+      const listSize = compactListSize(value)
+      if (listSize < 0) return undefined
+      size += listSize
+    } else return undefined
+  }
+  if (keys.length === 0 || Object.prototype.hasOwnProperty.call(object, omitKey)) return undefined
+  if (numbers > 0) {
+    const lexemesSize = resolveNumberLexemes(text, object, keys, numbers)
+    if (lexemesSize < 0) return undefined
+    size += lexemesSize
+  }
+  if (size !== text.length) return undefined
+  // Bytes >= 0x80 are two UTF-8 bytes each once read as latin1 chars: their count, to find them.
+  let high = Buffer.byteLength(text, "utf8") - text.length
+  for (let k = 0; k < keys.length && high > 0; k++) {
+    const value = object[keys[k]]
+    if (typeof value === "string") {
+      const count = Buffer.byteLength(value, "utf8") - value.length
+      if (count > 0) {
+        object[keys[k]] = Buffer.from(value, "latin1").toString("utf8")
+        high -= count
+      }
+    } else if (Array.isArray(value)) {
+      high -= decodeListItems(value)
+    }
+  }
+  // What is left is in member names: the strict reader builds those.
+  if (high !== 0) return undefined
+  return object as JsonObject
+}
+
+/**
+ * Replaces each of the `count` top-level JS numbers of `object` by its lexeme in `text`; returns
+ * the lexemes' total length, or -1 when they cannot all be found this way.
+ *
+ * In a text without a backslash every `"` delimits a string. Between a string's closing quote and
+ * the next opening quote, valid JSON always has a `,` or a `:`; so for a name holding neither, an
+ * occurrence of `"<name>":` starts with an opening quote and is that member (a duplicate name is
+ * refused by the caller's length check). Its value is the number token that follows; anything but
+ * a JSON number followed by `,` or `}` is left to the strict reader.
+ */
+function resolveNumberLexemes(text: string, object: Record<string, unknown>, keys: readonly string[], count: number): number {
+  if (text.indexOf("\\") !== -1) return -1
+  let size = 0
+  let left = count
+  for (let k = 0; k < keys.length && left > 0; k++) {
+    const key = keys[k]
+    if (typeof object[key] !== "number") continue
+    if (key.indexOf(",") !== -1 || key.indexOf(":") !== -1) return -1
+    const start = text.indexOf(`"${key}":`)
+    if (start === -1) return -1
+    const lexemeStart = start + key.length + 3
+    let end = lexemeStart
+    while (isNumberChar(text.charCodeAt(end))) end++
+    const next = text.charCodeAt(end)
+    if (next !== COMMA && next !== 0x7d) return -1
+    const lexeme = text.slice(lexemeStart, end)
+    if (!NUMBER_RE.test(lexeme)) return -1
+    object[key] = lexeme
+    size += lexeme.length
+    left--
+  }
+  return left === 0 ? size : -1
+}
+
+/** The compact length of a list of strings, booleans and nulls; -1 for any other list. */
+function compactListSize(list: unknown[]): number {
+  if (list.length === 0) return 2
+  let size = 1
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i]
+    if (typeof item === "string") size += item.length + 3
+    else if (item === null || item === true) size += 5
+    else if (item === false) size += 6
+    else return -1
+  }
+  return size
+}
+
+/** Decodes the list's latin1-read strings holding bytes >= 0x80; returns how many such bytes. */
+function decodeListItems(list: unknown[]): number {
+  let decoded = 0
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i]
+    if (typeof item !== "string") continue
+    const count = Buffer.byteLength(item, "utf8") - item.length
+    if (count > 0) {
+      list[i] = Buffer.from(item, "latin1").toString("utf8")
+      decoded += count
+    }
+  }
+  return decoded
+}

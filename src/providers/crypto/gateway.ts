@@ -5,8 +5,8 @@ import { mapInvoiceChain, type InvoiceObservation, type SessionOutcome, type Sta
 
 /** The client for one provider configuration. Each caller builds its own (no shared state). */
 export function createGatewayClient(options: ResolvedCryptoOptions): GatewayClient {
-  // 20 s per attempt: initiatePayment runs while the shopper waits at checkout.
-  return new GatewayClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: 20_000 })
+  // Per attempt (default 20 s): initiatePayment runs while the shopper waits at checkout.
+  return new GatewayClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.gatewayTimeoutMs })
 }
 
 export function statusPolicy(options: ResolvedCryptoOptions): StatusPolicy {

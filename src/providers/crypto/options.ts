@@ -32,6 +32,11 @@ export interface CryptoProviderOptions {
   underpaidTolerancePercent?: number | string
   /** The shop has white-label processing: session data carries address, amount, QR, expiry. */
   whiteLabel?: boolean
+  /**
+   * How long one gateway request may take, in milliseconds, before it counts as timed out (then
+   * retried when safe). `initiatePayment` runs while the shopper waits at checkout.
+   */
+  gatewayTimeoutMs?: number
 }
 
 /** The options after validation, with every default applied. */
@@ -48,10 +53,12 @@ export interface ResolvedCryptoOptions {
   orderOnDetection: boolean
   underpaidTolerancePercent: Decimal
   whiteLabel: boolean
+  gatewayTimeoutMs: number
 }
 
 export const DEFAULT_RETURN_PATH = "/checkout/crypto/return"
 export const DEFAULT_EXPIRE_MINUTES = 60
+export const DEFAULT_GATEWAY_TIMEOUT_MS = 20_000
 
 const httpUrl = (option: string, example: string) =>
   z
@@ -130,6 +137,12 @@ const schema = z
     orderOnDetection: z.boolean({ error: "orderOnDetection must be true or false" }).default(true),
     underpaidTolerancePercent: percent.default(new Decimal(0)),
     whiteLabel: z.boolean({ error: "whiteLabel must be true or false" }).default(false),
+    gatewayTimeoutMs: z
+      .number({ error: "gatewayTimeoutMs must be a whole number of milliseconds, e.g. 20000" })
+      .int("gatewayTimeoutMs must be a whole number of milliseconds, e.g. 20000")
+      .min(100, "gatewayTimeoutMs must be at least 100 (milliseconds)")
+      .max(120_000, "gatewayTimeoutMs must be at most 120000 (2 minutes)")
+      .default(DEFAULT_GATEWAY_TIMEOUT_MS),
   })
   .strict()
   .superRefine((value, ctx) => {
@@ -180,6 +193,7 @@ export function parseCryptoOptions(raw: unknown): ResolvedCryptoOptions {
     orderOnDetection: value.orderOnDetection,
     underpaidTolerancePercent: value.underpaidTolerancePercent,
     whiteLabel: value.whiteLabel,
+    gatewayTimeoutMs: value.gatewayTimeoutMs,
   }
 }
 

@@ -98,13 +98,15 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     }
     const sourceCurrency = input.currency_code.toUpperCase()
     const sourceAmount = sessionAmountToDecimalString(input.amount, "amount")
-    const psysCid = this.chooseCoin(data.psys_cid)
 
     const scope = appContainer()
     const cryptoModule = resolveCryptoModule(scope)
     const session = await resolvePaymentModule(scope).retrievePaymentSession(sessionId, {
       select: ["id", "payment_collection_id", "provider_id"],
     })
+    // The merchant's admin settings (issue 5) apply from the next checkout on.
+    const options = await cryptoModule.getEffectiveSettings(session.provider_id, this.options_)
+    const psysCid = chooseCoin(data.psys_cid, options)
     const entryId = entryIdOf(session.provider_id) ?? CRYPTO_PROVIDER_IDENTIFIER
     const cart = await this.findCart(scope, session.payment_collection_id)
 
@@ -129,12 +131,12 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
         source_currency: sourceCurrency,
         source_amount: sourceAmount,
         ...(psysCid !== undefined ? { currency: psysCid } : {}),
-        ...(this.options_.allowedCurrencies.length > 0 ? { allowed_psys_cids: this.options_.allowedCurrencies } : {}),
+        ...(options.allowedCurrencies.length > 0 ? { allowed_psys_cids: options.allowedCurrencies } : {}),
         ...optional("callback_url", callbackUrl(this.options_, entryId)),
         ...optional("success_invoice_url", returnUrl(this.options_, "success", cart?.id)),
         ...optional("fail_invoice_url", returnUrl(this.options_, "fail", cart?.id)),
         ...optional("email", input.context?.customer?.email ?? cart?.email ?? undefined),
-        expire_min: this.options_.expireMinutes,
+        expire_min: options.expireMinutes,
         plugin: "medusa-payment-crypto",
         // A retry after a timeout gets the same invoice instead of an error (spec §4.1).
         return_existing: true,
@@ -157,7 +159,13 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     return {
       id: invoice.txn_id,
       status: "pending",
-      data: this.sessionData(invoice, { sessionId, orderNumber: reservation.order_number, sourceAmount, sourceCurrency }),
+      data: this.sessionData(invoice, {
+        sessionId,
+        providerId: session.provider_id,
+        orderNumber: reservation.order_number,
+        sourceAmount,
+        sourceCurrency,
+      }),
     }
   }
 
@@ -243,22 +251,6 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     return { action: PaymentActions.NOT_SUPPORTED }
   }
 
-  private chooseCoin(requested: unknown): string | undefined {
-    if (requested === undefined || requested === null || requested === "") {
-      return this.options_.defaultCurrency
-    }
-    if (typeof requested !== "string" || !/^[A-Za-z0-9_.-]{1,32}$/.test(requested)) {
-      throw new MedusaError(MedusaError.Types.INVALID_DATA, 'data.psys_cid must be a coin ID such as "BTC" (see GET /store/crypto/currencies)')
-    }
-    if (this.options_.allowedCurrencies.length > 0 && !this.options_.allowedCurrencies.includes(requested)) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `data.psys_cid "${requested}" is not accepted by this store; choose one of ${this.options_.allowedCurrencies.join(", ")}`
-      )
-    }
-    return requested
-  }
-
   private async findCart(scope: MedusaContainer, paymentCollectionId: string): Promise<{ id: string; email: string | null } | undefined> {
     const query = scope.resolve(ContainerRegistrationKeys.QUERY)
     const { data: links } = await query.graph({
@@ -331,11 +323,15 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       return undefined
     }
     try {
+      const cryptoModule = resolveCryptoModule(appContainer())
+      // Sessions created before provider_id was kept in their data use the medusa-config options.
+      const providerId = text(data, "provider_id")
+      const options = providerId === undefined ? this.options_ : await cryptoModule.getEffectiveSettings(providerId, this.options_)
       return await assessInvoice(
         this.client_,
-        resolveCryptoModule(appContainer()),
+        cryptoModule,
         { txn_id: txnId, order_number: text(data, "order_number") },
-        statusPolicy(this.options_)
+        statusPolicy(options)
       )
     } catch (error) {
       throw toMedusaError(error, action)
@@ -345,10 +341,11 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
   /** What the storefront may read from the session (never the key, research §1.2). */
   private sessionData(
     invoice: Invoice,
-    context: { sessionId: string; orderNumber: string; sourceAmount: string; sourceCurrency: string }
+    context: { sessionId: string; providerId: string; orderNumber: string; sourceAmount: string; sourceCurrency: string }
   ): SessionData {
     const data: SessionData = {
       session_id: context.sessionId,
+      provider_id: context.providerId,
       order_number: context.orderNumber,
       txn_id: invoice.txn_id,
       invoice_url: invoice.invoice_url ?? null,
@@ -383,6 +380,23 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       refund_due_amount: outcome.kind === "failed" ? outcome.refundDue?.toFixed() ?? null : null,
     }
   }
+}
+
+/** The coin for a new invoice: the storefront's choice (`data.psys_cid`), else the default. */
+function chooseCoin(requested: unknown, options: ResolvedCryptoOptions): string | undefined {
+  if (requested === undefined || requested === null || requested === "") {
+    return options.defaultCurrency
+  }
+  if (typeof requested !== "string" || !/^[A-Za-z0-9_.-]{1,32}$/.test(requested)) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, 'data.psys_cid must be a coin ID such as "BTC" (see GET /store/crypto/currencies)')
+  }
+  if (options.allowedCurrencies.length > 0 && !options.allowedCurrencies.includes(requested)) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `data.psys_cid "${requested}" is not accepted by this store; choose one of ${options.allowedCurrencies.join(", ")}`
+    )
+  }
+  return requested
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

@@ -48,102 +48,107 @@ export const applyCryptoInvoiceStepId = "apply-crypto-invoice"
  * Never backwards: a terminal state stays; each branch checks Medusa's state first, so running
  * it twice does nothing the second time.
  */
-export const applyCryptoInvoiceStep = createStep(
-  applyCryptoInvoiceStepId,
-  async (input: CryptoInvoiceAssessment, { container }) => {
-    const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
-    const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
-    const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
-    const current: CryptoSessionStatus = isCryptoSessionStatus(invoice.session_status) ? invoice.session_status : "pending"
-    const respond = (outcome: AppliedCryptoInvoice["outcome"], sessionStatus: CryptoSessionStatus, orderId: string | null) =>
-      new StepResponse<AppliedCryptoInvoice>({ invoice_id: invoice.id, outcome, session_status: sessionStatus, order_id: orderId })
+export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async (input: CryptoInvoiceAssessment, { container }) => {
+  return new StepResponse(await applyCryptoInvoice(input, container))
+})
 
-    if (input.session_status === null) {
-      return respond("not_created", current, invoice.order_id)
-    }
-    const observed = {
-      gateway_status: input.gateway_status,
-      active_txn_id: input.active_txn_id,
-      received_amount: input.received_amount,
-      expected_amount: input.expected_amount ?? invoice.expected_amount,
-      overpaid_amount: input.overpaid_amount,
-      refund_due_amount: input.refund_due_amount,
-      last_synced_at: new Date(),
-    }
-    const target = input.session_status
-    if (target !== current && !isForwardMove(current, target)) {
-      // Record what the gateway said, but keep the applied state (e.g. pending after captured).
-      await cryptoModule.updateCryptoInvoices({ id: invoice.id, last_synced_at: observed.last_synced_at })
-      if (target === "captured" || target === "canceled" || target === "error") {
-        logger.warn(
-          `crypto invoice ${invoice.order_number}: the gateway now says ${input.gateway_status} after ${current} was applied; nothing moved (money received: ${input.received_amount ?? "unknown"})`
-        )
-      }
-      return respond("ignored_backward", current, invoice.order_id)
-    }
+async function applyCryptoInvoice(input: CryptoInvoiceAssessment, container: MedusaContainer): Promise<AppliedCryptoInvoice> {
+  const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
+  const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+  const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
+  const current: CryptoSessionStatus = isCryptoSessionStatus(invoice.session_status) ? invoice.session_status : "pending"
+  const respond = (outcome: AppliedCryptoInvoice["outcome"], sessionStatus: CryptoSessionStatus, orderId: string | null): AppliedCryptoInvoice => ({
+    invoice_id: invoice.id,
+    outcome,
+    session_status: sessionStatus,
+    order_id: orderId,
+  })
 
-    const query = queryOf(container)
-    const { data: sessions } = await query.graph({
-      entity: "payment_session",
-      fields: ["id", "raw_amount"],
-      filters: { id: invoice.session_id },
-    })
-    const session = sessions[0]
-    if (session === undefined) {
-      // Nothing can move in Medusa; the gateway's state is kept so the job stops polling once final.
-      await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: target })
-      logger.warn(
-        `crypto invoice ${invoice.order_number}: its payment session ${invoice.session_id} no longer exists (the cart changed); gateway status ${input.gateway_status}, received ${input.received_amount ?? "nothing"}`
-      )
-      return respond("session_gone", target, invoice.order_id)
-    }
-
-    const cartId = invoice.cart_id
-    let orderId = cartId === null ? null : await orderIdForCart(query, cartId)
-    switch (target) {
-      case "captured": {
-        const settled = (await capturedPaymentExists(query, session.id)) && (cartId === null || orderId !== null)
-        if (!settled) {
-          // Major units of the session amount, as an exact string (research §1.8).
-          const amount = MathBN.convert(session.raw_amount as BigNumberInput).toFixed()
-          await processPaymentWorkflow(container).run({
-            input: { action: PaymentActions.SUCCESSFUL, data: { session_id: session.id, amount } },
-          })
-        }
-        break
-      }
-      case "pending_authorization": {
-        if (cartId !== null && orderId === null) {
-          await completeCartWorkflow(container).run({ input: { id: cartId } })
-        }
-        break
-      }
-      case "canceled": {
-        if (orderId !== null) {
-          await cancelOrderPlacedOnDetection(container, logger, orderId, invoice.order_number)
-        }
-        break
-      }
-      case "error":
-        logger.warn(`crypto invoice ${invoice.order_number}: the gateway reports an error; the payment stays open for a manual check`)
-        break
-      case "pending":
-        break
-    }
-    if (cartId !== null) {
-      orderId = await orderIdForCart(query, cartId)
-    }
-    if (cartId !== null && orderId === null && (target === "captured" || target === "pending_authorization")) {
-      // Cart completion failed inside Medusa's workflow (it does not throw, research §2.5): keep
-      // the applied state so the reconciliation job tries again.
-      await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed })
-      logger.warn(`crypto invoice ${invoice.order_number}: cart ${cartId} could not be completed yet; the reconciliation job will retry`)
-      return respond("incomplete", current, null)
-    }
-    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: target, order_id: orderId })
-    return respond("applied", target, orderId)
+  if (input.session_status === null) {
+    return respond("not_created", current, invoice.order_id)
   }
-)
+  const observed = {
+    gateway_status: input.gateway_status,
+    active_txn_id: input.active_txn_id,
+    received_amount: input.received_amount,
+    expected_amount: input.expected_amount ?? invoice.expected_amount,
+    overpaid_amount: input.overpaid_amount,
+    refund_due_amount: input.refund_due_amount,
+    last_synced_at: new Date(),
+  }
+  const target = input.session_status
+  if (target !== current && !isForwardMove(current, target)) {
+    // Record what the gateway said, but keep the applied state (e.g. pending after captured).
+    await cryptoModule.updateCryptoInvoices({ id: invoice.id, last_synced_at: observed.last_synced_at })
+    if (target === "captured" || target === "canceled" || target === "error") {
+      logger.warn(
+        `crypto invoice ${invoice.order_number}: the gateway now says ${input.gateway_status} after ${current} was applied; nothing moved (money received: ${input.received_amount ?? "unknown"})`
+      )
+    }
+    return respond("ignored_backward", current, invoice.order_id)
+  }
+
+  const query = queryOf(container)
+  const { data: sessions } = await query.graph({
+    entity: "payment_session",
+    fields: ["id", "raw_amount"],
+    filters: { id: invoice.session_id },
+  })
+  const session = sessions[0]
+  if (session === undefined) {
+    // Nothing can move in Medusa; the gateway's state is kept so the job stops polling once final.
+    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: target })
+    logger.warn(
+      `crypto invoice ${invoice.order_number}: its payment session ${invoice.session_id} no longer exists (the cart changed); gateway status ${input.gateway_status}, received ${input.received_amount ?? "nothing"}`
+    )
+    return respond("session_gone", target, invoice.order_id)
+  }
+
+  const cartId = invoice.cart_id
+  let orderId = cartId === null ? null : await orderIdForCart(query, cartId)
+  switch (target) {
+    case "captured": {
+      const settled = (await capturedPaymentExists(query, session.id)) && (cartId === null || orderId !== null)
+      if (!settled) {
+        // Major units of the session amount, as an exact string (research §1.8).
+        const amount = MathBN.convert(session.raw_amount as BigNumberInput).toFixed()
+        await processPaymentWorkflow(container).run({
+          input: { action: PaymentActions.SUCCESSFUL, data: { session_id: session.id, amount } },
+        })
+      }
+      break
+    }
+    case "pending_authorization": {
+      if (cartId !== null && orderId === null) {
+        await completeCartWorkflow(container).run({ input: { id: cartId } })
+      }
+      break
+    }
+    case "canceled": {
+      if (orderId !== null) {
+        await cancelOrderPlacedOnDetection(container, logger, orderId, invoice.order_number)
+      }
+      break
+    }
+    case "error":
+      logger.warn(`crypto invoice ${invoice.order_number}: the gateway reports an error; the payment stays open for a manual check`)
+      break
+    case "pending":
+      break
+  }
+  if (cartId !== null) {
+    orderId = await orderIdForCart(query, cartId)
+  }
+  if (cartId !== null && orderId === null && (target === "captured" || target === "pending_authorization")) {
+    // Cart completion failed inside Medusa's workflow (it does not throw, research §2.5): keep
+    // the applied state so the reconciliation job tries again.
+    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed })
+    logger.warn(`crypto invoice ${invoice.order_number}: cart ${cartId} could not be completed yet; the reconciliation job will retry`)
+    return respond("incomplete", current, null)
+  }
+  await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: target, order_id: orderId })
+  return respond("applied", target, orderId)
+}
 
 async function cancelOrderPlacedOnDetection(container: MedusaContainer, logger: Logger, orderId: string, orderNumber: string): Promise<void> {
   const query = queryOf(container)

@@ -47,13 +47,15 @@ export const assessCryptoInvoiceStep = createStep(
     }
     const configModule = container.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)
     const { options } = cryptoProviderEntryFor(configModule, invoice.provider_id)
+    // The merchant's admin settings (issue 5: tolerance, order on detection) apply from now on.
+    const effective = await cryptoModule.getEffectiveSettings(invoice.provider_id, options)
     let decision
     try {
       decision = await assessInvoice(
         createGatewayClient(options),
         cryptoModule,
         { txn_id: invoice.txn_id, order_number: invoice.order_number },
-        statusPolicy(options)
+        statusPolicy(effective)
       )
     } catch (error) {
       throw toMedusaError(error, `Checking crypto invoice ${invoice.order_number}`)

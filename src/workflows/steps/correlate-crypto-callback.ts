@@ -1,6 +1,9 @@
+import type { Logger } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
+import { checkCallbackAgainstInvoice, describeDiscrepancies, type CallbackDiscrepancy } from "../../providers/crypto/callback-check"
 
 export interface CorrelatedCryptoCallback {
   callback_id: string
@@ -8,6 +11,8 @@ export interface CorrelatedCryptoCallback {
   invoice_id: string | null
   /** Why there is no invoice: `pay_in` deposits are only recorded (spec §6.2). */
   outcome: "matched" | "recorded" | "unmatched"
+  /** Where the callback's coin or amounts disagree with our invoice record (logged; the gateway's re-read decides). */
+  discrepancies: CallbackDiscrepancy[]
 }
 
 export const correlateCryptoCallbackStepId = "correlate-crypto-callback"
@@ -15,7 +20,9 @@ export const correlateCryptoCallbackStepId = "correlate-crypto-callback"
 /**
  * Finds the invoice a stored callback is about: by `order_number` (ours, unique), else by
  * `txn_id` (the first or the active invoice of a switch chain), else by `switch_id` (the first
- * invoice's `txn_id`, spec §6.1).
+ * invoice's `txn_id`, spec §6.1). Then checks the callback's coin and amounts against that
+ * invoice: a discrepancy is logged as a warning, and nothing is decided from the callback (the
+ * next step re-reads the invoice from the gateway).
  */
 export const correlateCryptoCallbackStep = createStep(
   correlateCryptoCallbackStepId,
@@ -23,7 +30,7 @@ export const correlateCryptoCallbackStep = createStep(
     const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
     const callback = await cryptoModule.retrieveCryptoCallback(input.callback_id)
     if (callback.ipn_type === "pay_in") {
-      return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: null, outcome: "recorded" })
+      return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: null, outcome: "recorded", discrepancies: [] })
     }
     const candidates: Array<Record<string, string>> = []
     if (callback.order_number) candidates.push({ order_number: callback.order_number })
@@ -32,9 +39,17 @@ export const correlateCryptoCallbackStep = createStep(
     for (const filter of candidates) {
       const [invoice] = await cryptoModule.listCryptoInvoices(filter, { take: 1 })
       if (invoice !== undefined) {
-        return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: invoice.id, outcome: "matched" })
+        const discrepancies = checkCallbackAgainstInvoice(callback.fields as Record<string, unknown>, invoice)
+        if (discrepancies.length > 0) {
+          container
+            .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+            .warn(
+              `crypto callback ${callback.id} (${callback.status ?? "no status"}) does not match crypto invoice ${invoice.order_number}: ${describeDiscrepancies(discrepancies)}; the gateway's re-read of the invoice decides`
+            )
+        }
+        return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: invoice.id, outcome: "matched", discrepancies })
       }
     }
-    return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: null, outcome: "unmatched" })
+    return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: null, outcome: "unmatched", discrepancies: [] })
   }
 )

@@ -56,7 +56,9 @@ export const listCryptoCurrenciesStep = createStep(
     const total = MathBN.convert(cart.total as BigNumberInput).toFixed()
     const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
     const all = await listCurrencies(createGatewayClient(entry.options), cryptoModule, cart.currency_code)
-    const allowed = entry.options.allowedCurrencies
+    // The coins the merchant accepts now (admin settings, issue 5) over the medusa-config options.
+    const effective = await cryptoModule.getEffectiveSettings(entry.providerId, entry.options)
+    const allowed = effective.allowedCurrencies
     const currencies = all
       .filter((coin) => allowed.length === 0 || allowed.includes(coin.psys_cid))
       .map<CryptoCurrencyOption>((coin) => ({
@@ -67,7 +69,7 @@ export const listCryptoCurrenciesStep = createStep(
         amount: convertToCoin(total, coin),
         rate: coin.fiat_rate,
         maintenance: coin.maintenance,
-        default: coin.psys_cid === entry.options.defaultCurrency,
+        default: coin.psys_cid === effective.defaultCurrency,
       }))
     return new StepResponse<CryptoCurrenciesForCart>({
       cart_id: cart.id,

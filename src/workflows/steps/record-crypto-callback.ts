@@ -38,9 +38,12 @@ export const recordCryptoCallbackStep = createStep(
   recordCryptoCallbackStepId,
   async (input: RecordCryptoCallbackStepInput, { container }) => {
     const locking = container.resolve<ILockingModule>(Modules.LOCKING)
-    return locking.execute(`crypto-callback:${input.content_hash}`, () => record(container.resolve<CryptoModuleService>(CRYPTO_MODULE), input), {
-      timeout: 30,
-    })
+    const { recorded, created_id } = await locking.execute(
+      `crypto-callback:${input.content_hash}`,
+      () => record(container.resolve<CryptoModuleService>(CRYPTO_MODULE), input),
+      { timeout: 30 }
+    )
+    return new StepResponse(recorded, { created_id })
   },
   async (compensation, { container }) => {
     if (compensation === undefined || compensation.created_id === null) {
@@ -50,9 +53,13 @@ export const recordCryptoCallbackStep = createStep(
   }
 )
 
-type RecordResponse = StepResponse<RecordedCryptoCallback, { created_id: string | null }>
+/** What was recorded, and the row to delete should the workflow be compensated (null: none created). */
+interface RecordResult {
+  recorded: RecordedCryptoCallback
+  created_id: string | null
+}
 
-async function record(cryptoModule: CryptoModuleService, input: RecordCryptoCallbackStepInput): Promise<RecordResponse> {
+async function record(cryptoModule: CryptoModuleService, input: RecordCryptoCallbackStepInput): Promise<RecordResult> {
   const findExisting = async () => {
     const [existing] = await cryptoModule.listCryptoCallbacks({ content_hash: input.content_hash }, { take: 1 })
     return existing
@@ -61,7 +68,7 @@ async function record(cryptoModule: CryptoModuleService, input: RecordCryptoCall
   if (existing === undefined) {
     try {
       const created = await cryptoModule.createCryptoCallbacks({ ...input, delivery_count: 1 })
-      return new StepResponse({ callback_id: created.id, duplicate: false, processed: false }, { created_id: created.id })
+      return { recorded: { callback_id: created.id, duplicate: false, processed: false }, created_id: created.id }
     } catch (error) {
       existing = await findExisting()
       if (existing === undefined) {
@@ -70,6 +77,5 @@ async function record(cryptoModule: CryptoModuleService, input: RecordCryptoCall
     }
   }
   await cryptoModule.updateCryptoCallbacks({ id: existing.id, delivery_count: existing.delivery_count + 1 })
-  const nothingCreated: { created_id: string | null } = { created_id: null }
-  return new StepResponse({ callback_id: existing.id, duplicate: true, processed: existing.processed_at !== null }, nothingCreated)
+  return { recorded: { callback_id: existing.id, duplicate: true, processed: existing.processed_at !== null }, created_id: null }
 }

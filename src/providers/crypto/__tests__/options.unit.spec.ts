@@ -1,5 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { callbackUrl, DEFAULT_EXPIRE_MINUTES, optionWarnings, parseCryptoOptions, returnUrl } from "../options"
+import { callbackUrl, DEFAULT_EXPIRE_MINUTES, DEFAULT_GATEWAY_TIMEOUT_MS, optionWarnings, parseCryptoOptions, returnUrl } from "../options"
 
 const valid = { apiKey: "shop-secret-key", baseUrl: "http://localhost:9010", backendUrl: "https://api.shop.test" }
 
@@ -24,6 +24,7 @@ describe("parseCryptoOptions", () => {
       defaultCurrency: undefined,
       successPath: "/checkout/crypto/return",
       failPath: "/checkout/crypto/return",
+      gatewayTimeoutMs: DEFAULT_GATEWAY_TIMEOUT_MS,
     })
     expect(options.underpaidTolerancePercent.toFixed()).toBe("0")
   })
@@ -63,6 +64,14 @@ describe("parseCryptoOptions", () => {
 
   it("refuses a fractional expireMinutes", () => {
     expect(messageOf({ ...valid, expireMinutes: 1.5 })).toMatch(/expireMinutes must be a whole number/)
+  })
+
+  it("refuses a gatewayTimeoutMs that is not a whole number of milliseconds", () => {
+    expect(messageOf({ ...valid, gatewayTimeoutMs: "5s" })).toMatch(/gatewayTimeoutMs must be a whole number of milliseconds/)
+  })
+
+  it("refuses a gatewayTimeoutMs below 100 ms", () => {
+    expect(messageOf({ ...valid, gatewayTimeoutMs: 10 })).toMatch(/gatewayTimeoutMs must be at least 100/)
   })
 
   it("names a misspelt option", () => {

@@ -2,10 +2,23 @@ import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { CRYPTO_REFUND_AUTHORIZATION_KEY, type CryptoRefundAuthorization } from "../../../modules/crypto/refund-authorization"
+import { CRYPTO_REFUND_AUTHORIZATION_KEY, CRYPTO_REFUNDS_KEY, type CryptoRefundAuthorization } from "../../../modules/crypto/refund-authorization"
 import { resolveCryptoModuleService } from "../lib/gateway"
 import { recipientsOf } from "../lib/withdrawal"
 import type { SentCryptoWithdrawal } from "./send-crypto-withdrawal"
+
+/** The Medusa refund id the provider recorded for a withdrawal (see consumeCryptoRefundAuthorization). */
+function refundIdOf(data: Record<string, unknown>, withdrawalId: string): string | null {
+  const refunds = data[CRYPTO_REFUNDS_KEY]
+  if (!Array.isArray(refunds)) return null
+  for (const entry of refunds) {
+    if (typeof entry === "object" && entry !== null && (entry as Record<string, unknown>).withdrawal_id === withdrawalId) {
+      const id = (entry as Record<string, unknown>).refund_id
+      return typeof id === "string" ? id : null
+    }
+  }
+  return null
+}
 
 export const recordCryptoRefundStepId = "record-crypto-refund"
 
@@ -22,6 +35,12 @@ export const recordCryptoRefundStep = createStep(recordCryptoRefundStepId, async
   const service = resolveCryptoModuleService(container)
   const paymentModule = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const payment = await paymentModule.retrievePayment(withdrawal.payment_id, { select: ["id", "data"] })
+  // Recorded already (a replay after the withdrawal row could not be updated): never refund twice.
+  const already = refundIdOf(payment.data ?? {}, withdrawal.id)
+  if (already !== null) {
+    const updated = await service.updateCryptoWithdrawals({ id: withdrawal.id, refund_id: already, error_message: null })
+    return new StepResponse<SentCryptoWithdrawal>({ withdrawal: updated, replayed: sent.replayed })
+  }
   const [recipient] = recipientsOf(withdrawal.recipients)
   const authorization: CryptoRefundAuthorization = {
     withdrawal_id: withdrawal.id,
@@ -36,11 +55,14 @@ export const recordCryptoRefundStep = createStep(recordCryptoRefundStepId, async
   const update: { id: string } = { id: payment.id, ...{ data: { ...(payment.data ?? {}), [CRYPTO_REFUND_AUTHORIZATION_KEY]: authorization } } }
   await paymentModule.updatePayment(update)
   try {
-    const { result } = await refundPaymentWorkflow(container).run({
+    await refundPaymentWorkflow(container).run({
       input: { payment_id: payment.id, amount: withdrawal.source_amount, created_by: withdrawal.requested_by ?? undefined, note: withdrawal.note ?? `Crypto refund ${withdrawal.id}` },
     })
-    const refunds: Array<{ id: string }> = Array.isArray(result?.refunds) ? result.refunds : []
-    const updated = await service.updateCryptoWithdrawals({ id: withdrawal.id, refund_id: refunds[refunds.length - 1]?.id ?? "recorded", error_message: null })
+    // The provider moved the authorization into the payment's refund list with the refund's id.
+    const recorded = await paymentModule.retrievePayment(payment.id, { select: ["id", "data"] })
+    // The provider stores the refund id it was called with; without one the refund still happened.
+    const refundId = refundIdOf(recorded.data ?? {}, withdrawal.id) ?? `recorded-on-${payment.id}`
+    const updated = await service.updateCryptoWithdrawals({ id: withdrawal.id, refund_id: refundId, error_message: null })
     return new StepResponse<SentCryptoWithdrawal>({ withdrawal: updated, replayed: sent.replayed })
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// The admin in a real browser: Playwright (playwright-core) drives Debian's Chromium against the demo
+// store (scripts/demo.js): log in, open the Crypto page and see balances, make a withdrawal through the
+// confirmation prompt, see it in operations, open the order the demo paid in crypto and see the widget,
+// open the crypto settings. Screenshots go to docs/screenshots/ (the README shows them).
+// Prints one line per step and a closing "N passed, N failed"; exits non-zero when a step fails.
+const fs = require("fs")
+const path = require("path")
+const { chromium } = require("playwright-core")
+const { startDemo, shutdown } = require("./demo")
+
+const root = path.resolve(__dirname, "..")
+const shots = path.join(root, "docs", "screenshots")
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
+// A syntactically valid bech32-shaped BTC address (the sandbox checks the shape, not the checksum).
+const WITHDRAW_ADDRESS = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"
+const WITHDRAW_AMOUNT = "0.0015"
+
+const results = []
+
+async function step(name, fn) {
+  const started = Date.now()
+  try {
+    await fn()
+    results.push({ name, ok: true })
+    process.stdout.write(`ok   ${name} (${Date.now() - started} ms)\n`)
+  } catch (error) {
+    results.push({ name, ok: false })
+    process.stdout.write(`FAIL ${name}: ${String(error && error.message).split("\n")[0]}\n`)
+    throw error
+  }
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
+}
+
+async function main() {
+  fs.mkdirSync(shots, { recursive: true })
+  const demo = await startDemo()
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  })
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } })
+    const page = await context.newPage()
+    page.setDefaultTimeout(120000) // the first admin load pre-bundles the dashboard in dev mode
+    const admin = `${demo.backendUrl}/app`
+
+    await step("log in to the admin", async () => {
+      await page.goto(`${admin}/login`)
+      await page.getByLabel(/email/i).fill(demo.admin.email)
+      await page.getByLabel(/password/i).fill(demo.admin.password)
+      await page.getByRole("button", { name: /continue|log in|sign in/i }).click()
+      await page.waitForURL((url) => !url.pathname.endsWith("/login"))
+    })
+
+    await step("the Crypto page shows balances", async () => {
+      await page.getByRole("link", { name: "Crypto" }).first().click()
+      await page.getByRole("heading", { name: "Crypto", level: 1 }).waitFor()
+      await page.getByRole("cell", { name: "BTC", exact: true }).first().waitFor()
+      await shot(page, "crypto-balances")
+    })
+
+    await step("a withdrawal goes out through the confirmation prompt", async () => {
+      await page.getByRole("tab", { name: "Withdraw" }).click()
+      await page.locator("#withdraw-coin").click()
+      await page.getByRole("option", { name: /^BTC\b/ }).first().click()
+      await page.locator("#withdraw-address").fill(WITHDRAW_ADDRESS)
+      await page.locator("#withdraw-amount").fill(WITHDRAW_AMOUNT)
+      await page.getByText(/Network fee/).waitFor()
+      await page.waitForFunction(() => !document.body.innerText.includes("estimating…"))
+      await shot(page, "crypto-withdraw")
+      await page.getByRole("button", { name: "Review and send" }).click()
+      const dialog = page.getByRole("alertdialog")
+      await dialog.waitFor()
+      await shot(page, "crypto-withdraw-confirm")
+      await dialog.getByRole("button", { name: /send|confirm|withdraw/i }).click()
+      await page.getByLabel("Withdrawal result").waitFor()
+      await page.getByLabel("Withdrawal result").getByText("completed").waitFor()
+      await shot(page, "crypto-withdraw-result")
+    })
+
+    await step("the withdrawal is listed in operations", async () => {
+      await page.getByRole("tab", { name: "Operations" }).click()
+      await page.getByRole("cell", { name: /cash_out|Withdrawal/i }).first().waitFor()
+      await shot(page, "crypto-operations")
+    })
+
+    await step("the deposits and exchange tabs load", async () => {
+      await page.getByRole("tab", { name: "Deposits" }).click()
+      await page.getByRole("heading", { name: /Deposits/ }).first().waitFor()
+      await shot(page, "crypto-deposits")
+      await page.getByRole("tab", { name: "Exchange" }).click()
+      await page.getByRole("heading", { name: /Exchange/ }).first().waitFor()
+      await shot(page, "crypto-exchange")
+    })
+
+    await step("the order paid in crypto shows the crypto widget", async () => {
+      await page.goto(`${admin}/orders/${demo.result.order_id}`)
+      await page.getByText(demo.result.txn_id).first().waitFor()
+      await shot(page, "order-crypto-widget")
+    })
+
+    await step("the crypto settings page loads", async () => {
+      await page.goto(`${admin}/settings/crypto`)
+      await page.getByRole("heading", { name: /Crypto/ }).first().waitFor()
+      await shot(page, "crypto-settings")
+    })
+  } finally {
+    await browser.close()
+  }
+}
+
+main()
+  .then(
+    () => 0,
+    (error) => {
+      process.stderr.write(`${error && error.stack ? error.stack : error}\n`)
+      return 1
+    }
+  )
+  .then(async (code) => {
+    const passed = results.filter((r) => r.ok).length
+    const failed = results.length - passed + (code !== 0 && results.every((r) => r.ok) ? 1 : 0)
+    process.stdout.write(`browser: ${passed} passed, ${failed} failed\n`)
+    fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
+    fs.writeFileSync(path.join(root, ".test-results", "browser.json"), JSON.stringify({ passed, failed, steps: results }))
+    await shutdown(failed > 0 ? 1 : 0)
+  })

@@ -1,0 +1,30 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { toMedusaError } from "../../../providers/crypto/errors"
+import { resolveAdminGateway } from "../lib/gateway"
+import type { CryptoSettingsPatch } from "./upsert-crypto-settings"
+
+export const validateCryptoSettingsStepId = "validate-crypto-settings"
+
+/** Accepted and default coins must be coins the gateway lists for the shop (spec §4.8). */
+export const validateCryptoSettingsStep = createStep(validateCryptoSettingsStepId, async (patch: CryptoSettingsPatch, { container }) => {
+  const coins = [...(patch.accepted_coins ?? []), ...(patch.default_coin ? [patch.default_coin] : [])]
+  if (coins.length === 0) {
+    return new StepResponse(patch)
+  }
+  const { client } = resolveAdminGateway(container, patch.provider_id)
+  let listed: Set<string>
+  try {
+    listed = new Set((await client.currencies.list()).map((currency) => currency.cid))
+  } catch (error) {
+    throw toMedusaError(error, "Checking the coins against the gateway")
+  }
+  const unknownAccepted = (patch.accepted_coins ?? []).filter((coin) => !listed.has(coin))
+  if (unknownAccepted.length > 0) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `The gateway does not list ${unknownAccepted.join(", ")} (field: accepted_coins)`)
+  }
+  if (patch.default_coin && !listed.has(patch.default_coin)) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `The gateway does not list ${patch.default_coin} (field: default_coin)`)
+  }
+  return new StepResponse(patch)
+})
