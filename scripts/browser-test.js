@@ -17,6 +17,8 @@ const WITHDRAW_ADDRESS = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"
 const WITHDRAW_AMOUNT = "0.0015"
 
 const results = []
+const pageErrors = []
+let currentPage = null
 
 async function step(name, fn) {
   const started = Date.now()
@@ -27,6 +29,15 @@ async function step(name, fn) {
   } catch (error) {
     results.push({ name, ok: false })
     process.stdout.write(`FAIL ${name}: ${String(error && error.message).split("\n")[0]}\n`)
+    if (currentPage) {
+      const file = path.join(root, ".test-results", `browser-failure-${results.length}.png`)
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      await currentPage.screenshot({ path: file, fullPage: true }).catch(() => undefined)
+      process.stdout.write(`     screenshot: ${path.relative(root, file)}; url: ${currentPage.url()}\n`)
+    }
+    for (const message of pageErrors.slice(-5)) {
+      process.stdout.write(`     page error: ${message}\n`)
+    }
     throw error
   }
 }
@@ -37,7 +48,10 @@ async function shot(page, name) {
 
 async function main() {
   fs.mkdirSync(shots, { recursive: true })
-  const demo = await startDemo()
+  // --attach: drive an already running `npm run demo` instead of starting one (for development).
+  const demo = process.argv.includes("--attach")
+    ? { ...JSON.parse(fs.readFileSync(path.join(root, ".demo", "running.json"), "utf8")), attached: true }
+    : await startDemo()
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -54,21 +68,28 @@ async function main() {
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } })
     const page = await context.newPage()
+    currentPage = page
+    page.on("pageerror", (error) => pageErrors.push(String(error.message).slice(0, 300)))
+    page.on("console", (message) => {
+      if (message.type() === "error") {
+        pageErrors.push(message.text().slice(0, 300))
+      }
+    })
     page.setDefaultTimeout(120000) // the first admin load pre-bundles the dashboard in dev mode
     const admin = `${demo.backendUrl}/app`
 
     await step("log in to the admin", async () => {
       await page.goto(`${admin}/login`)
-      await page.getByLabel(/email/i).fill(demo.admin.email)
-      await page.getByLabel(/password/i).fill(demo.admin.password)
-      await page.getByRole("button", { name: /continue|log in|sign in/i }).click()
+      await page.getByPlaceholder("Email").fill(demo.admin.email)
+      await page.getByPlaceholder("Password").fill(demo.admin.password)
+      await page.getByRole("button", { name: "Continue with Email" }).click()
       await page.waitForURL((url) => !url.pathname.endsWith("/login"))
     })
 
     await step("the Crypto page shows balances", async () => {
       await page.getByRole("link", { name: "Crypto" }).first().click()
       await page.getByRole("heading", { name: "Crypto", level: 1 }).waitFor()
-      await page.getByRole("cell", { name: "BTC", exact: true }).first().waitFor()
+      await page.getByRole("cell", { name: /^BTC\b/ }).first().waitFor()
       await shot(page, "crypto-balances")
     })
 
@@ -78,12 +99,15 @@ async function main() {
       await page.getByRole("option", { name: /^BTC\b/ }).first().click()
       await page.locator("#withdraw-address").fill(WITHDRAW_ADDRESS)
       await page.locator("#withdraw-amount").fill(WITHDRAW_AMOUNT)
-      await page.getByText(/Network fee/).waitFor()
-      await page.waitForFunction(() => !document.body.innerText.includes("estimating…"))
+      // The live preview: fee and commission estimated by the gateway once the inputs settle.
+      await page.waitForFunction(() => /Network fee\s+[0-9][0-9.,]* BTC/.test(document.body.innerText))
+      await page.waitForFunction(() => /Commission\s+[0-9][0-9.,]* BTC/.test(document.body.innerText))
       await shot(page, "crypto-withdraw")
       await page.getByRole("button", { name: "Review and send" }).click()
       const dialog = page.getByRole("alertdialog")
       await dialog.waitFor()
+      await dialog.getByText(/Total debited/).waitFor()
+      await page.waitForTimeout(400) // let the prompt's open animation finish for the screenshot
       await shot(page, "crypto-withdraw-confirm")
       await dialog.getByRole("button", { name: /send|confirm|withdraw/i }).click()
       await page.getByLabel("Withdrawal result").waitFor()
@@ -97,12 +121,27 @@ async function main() {
       await shot(page, "crypto-operations")
     })
 
-    await step("the deposits and exchange tabs load", async () => {
+    await step("a deposit address is created for a customer", async () => {
       await page.getByRole("tab", { name: "Deposits" }).click()
-      await page.getByRole("heading", { name: /Deposits/ }).first().waitFor()
+      await page.getByRole("heading", { name: "Deposit addresses" }).waitFor()
+      await page.getByLabel("Customer id (uid)").fill("cus_browser_test")
+      await page.getByRole("combobox").filter({ hasText: "Select a coin" }).click()
+      await page.getByRole("option", { name: /^BTC\b/ }).first().click()
+      await page.getByRole("button", { name: "Create address" }).click()
+      await page.getByRole("cell", { name: "cus_browser_test" }).first().waitFor()
       await shot(page, "crypto-deposits")
+    })
+
+    await step("the exchange tab estimates an exchange", async () => {
       await page.getByRole("tab", { name: "Exchange" }).click()
-      await page.getByRole("heading", { name: /Exchange/ }).first().waitFor()
+      await page.getByRole("heading", { name: "Exchange" }).first().waitFor()
+      await page.locator("#exchange-from").click()
+      await page.getByRole("option", { name: /^BTC\b/ }).first().click()
+      await page.locator("#exchange-to").click()
+      await page.getByRole("option", { name: /^ETH\b/ }).first().click()
+      await page.locator("#exchange-amount").fill("0.01")
+      await page.getByRole("button", { name: "Estimate" }).click()
+      await page.getByLabel(/Receiving address/).waitFor()
       await shot(page, "crypto-exchange")
     })
 
@@ -136,5 +175,8 @@ main()
     process.stdout.write(`browser: ${passed} passed, ${failed} failed\n`)
     fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
     fs.writeFileSync(path.join(root, ".test-results", "browser.json"), JSON.stringify({ passed, failed, steps: results }))
+    if (process.argv.includes("--attach")) {
+      process.exit(failed > 0 ? 1 : 0)
+    }
     await shutdown(failed > 0 ? 1 : 0)
   })

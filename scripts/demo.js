@@ -242,6 +242,12 @@ async function main() {
     return
   }
 
+  // For tools that attach to a running demo (`npm run test:browser -- --attach`).
+  fs.writeFileSync(
+    path.join(stateDir, "running.json"),
+    JSON.stringify({ backendUrl, sandboxUrl: sandbox.url, admin, result }, null, 2)
+  )
+  cleanups.push(() => fs.rmSync(path.join(stateDir, "running.json"), { force: true }))
   process.stdout.write(
     [
       "",
