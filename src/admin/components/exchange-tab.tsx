@@ -1,19 +1,38 @@
-import { Button, CodeBlock, Heading, Input, Label, Text, toast, usePrompt } from "@medusajs/ui"
+import { Button, Heading, Input, Label, Text, toast, usePrompt } from "@medusajs/ui"
 import { useMutation, useQuery } from "@tanstack/react-query"
 import { useState } from "react"
 import { cryptoApi, errorMessage } from "../lib/api"
 import { isPositiveDecimal } from "../lib/money"
 import { CoinSelect } from "./coin-select"
-import { CryptoStatusBadge, QueryState } from "./common"
+import { CryptoStatusBadge, Field, formatUtc, QueryState } from "./common"
 
 type Record_ = Record<string, unknown>
 
 /** The exchange bodies are not documented (spec §2.8): they are shown as sent. */
-const Json = ({ value }: { value: unknown }) => (
-  <CodeBlock snippets={[{ language: "json", label: "Gateway answer", code: JSON.stringify(value, null, 2) }]}>
-    <CodeBlock.Body />
-  </CodeBlock>
-)
+/** "to_amount" → "To amount": the gateway's exchange bodies are not documented, so every field it sends is shown. */
+const fieldLabel = (key: string) => {
+  const words = key.replace(/_utc$/, "").replace(/_/g, " ")
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+const fieldValue = (key: string, value: unknown): string => {
+  if (value === null || value === undefined || value === "") return "—"
+  if (key.endsWith("_utc") && typeof value === "number") return formatUtc(value)
+  if (typeof value === "object") return JSON.stringify(value)
+  return String(value)
+}
+
+/** The gateway's answer as label/value rows, in the order the gateway sent them. */
+const GatewayAnswer = ({ value }: { value: unknown }) => {
+  const entries = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [["answer", value] as const]
+  return (
+    <div className="rounded-md border px-4 py-3" aria-label="Gateway answer">
+      {entries.map(([key, item]) => (
+        <Field key={key} label={fieldLabel(key)}>{fieldValue(key, item)}</Field>
+      ))}
+    </div>
+  )
+}
 
 export const ExchangeTab = () => {
   const prompt = usePrompt()
@@ -89,7 +108,7 @@ export const ExchangeTab = () => {
         </div>
         {estimate ? (
           <div className="flex flex-col gap-y-3">
-            <Json value={estimate} />
+            <GatewayAnswer value={estimate} />
             <div className="flex flex-col gap-y-1">
               <Label htmlFor="exchange-address">Receiving address ({to})</Label>
               <Input id="exchange-address" value={toAddress} onChange={(e) => setToAddress(e.target.value)} autoComplete="off" />
@@ -99,7 +118,7 @@ export const ExchangeTab = () => {
             </div>
           </div>
         ) : null}
-        {created ? <Json value={created} /> : null}
+        {created ? <GatewayAnswer value={created} /> : null}
         <form className="flex items-end gap-x-2" onSubmit={(e) => { e.preventDefault(); if (exchangeId.trim()) status.refetch() }}>
           <div className="flex flex-col gap-y-1">
             <Label htmlFor="exchange-id">Exchange id</Label>
@@ -111,7 +130,7 @@ export const ExchangeTab = () => {
         {status.data ? (
           <div className="flex flex-col gap-y-2">
             <CryptoStatusBadge status={typeof status.data.exchange.status === "string" ? status.data.exchange.status : null} />
-            <Json value={status.data.exchange} />
+            <GatewayAnswer value={status.data.exchange} />
           </div>
         ) : null}
       </QueryState>
