@@ -1,4 +1,5 @@
 import { Decimal } from "decimal.js"
+import { INVOICE_STATUSES, type KnownStatus } from "../../gateway"
 
 /**
  * THE status map: gateway invoice status (spec §3) → what the Medusa payment session and order
@@ -6,20 +7,10 @@ import { Decimal } from "decimal.js"
  * it. Amounts are compared with decimal.js in the invoice's coin.
  */
 
-/** Invoice statuses the gateway documents (spec §3). */
-export const INVOICE_STATUSES = [
-  "new",
-  "pending",
-  "pending internal",
-  "expired",
-  "completed",
-  "mismatch",
-  "error",
-  "cancelled",
-  "cancelled duplicate",
-] as const
+// The statuses the gateway documents (spec §3) are the client's: one list for the whole plugin.
+export { INVOICE_STATUSES }
 
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
+export type InvoiceStatus = KnownStatus
 
 export function isInvoiceStatus(value: string): value is InvoiceStatus {
   return (INVOICE_STATUSES as readonly string[]).includes(value)
