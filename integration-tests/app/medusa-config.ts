@@ -2,7 +2,7 @@
 // .server/ (it holds `src`, a symlink to the repository's src/, so API routes, workflows and jobs
 // load as the app's own, and requires this file); the provider and our module are registered by
 // path. Values come from the environment the HTTP
-// tests set before the app boots (integration-tests/http/checkout.spec.ts).
+// tests set before the app boots (`startTestSandbox` in integration-tests/http/helpers.ts).
 import path from "node:path"
 import { defineConfig, loadEnv } from "@medusajs/framework/utils"
 

@@ -1,21 +1,22 @@
 import { randomBytes } from "node:crypto"
-import { createServer } from "node:net"
 import path from "node:path"
 import type { IAuthModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
-import {
-  createApiKeysWorkflow,
-  createCartWorkflow,
-  createProductsWorkflow,
-  createRegionsWorkflow,
-  createSalesChannelsWorkflow,
-  linkSalesChannelsToApiKeyWorkflow,
-} from "@medusajs/medusa/core-flows"
+import { generateJwtToken, Modules } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import type { AxiosError, AxiosInstance } from "axios"
+import type { AxiosInstance } from "axios"
 import { GatewayClient } from "../../src/gateway"
-import { startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
+import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
+import {
+  CRYPTO_PROVIDER_ID,
+  createCryptoStore,
+  orderIdsForCart,
+  requestFailure,
+  sandboxControl,
+  startCryptoCheckout,
+  startTestSandbox,
+  type TestSandbox,
+} from "./helpers"
 
 jest.setTimeout(180_000)
 
@@ -24,89 +25,30 @@ const JWT_SECRET = "test-jwt-secret"
 /** Admin calls to the gateway give up after this long, so a dropped answer is seen quickly. */
 const ADMIN_TIMEOUT_MS = 3000
 
+let testSandbox: TestSandbox | undefined
 let sandbox: RunningSandbox
 let shop: SandboxShop
 let gateway: GatewayClient
-const savedEnv = { ...process.env }
 
+// Declared before the runner's own beforeAll, which boots the app with the environment set here. The
+// admin's features (withdrawals, exchanges) are the white-label shop's.
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, internalTransferSeconds: 0 })
-  const whiteLabel = sandbox.shops.find((candidate) => candidate.whiteLabel)
-  if (whiteLabel === undefined) throw new Error("the sandbox seed has no white-label shop")
-  shop = whiteLabel
+  testSandbox = await startTestSandbox({ whiteLabel: true, env: { CRYPTO_ADMIN_GATEWAY_TIMEOUT_MS: String(ADMIN_TIMEOUT_MS) } })
+  ;({ sandbox, shop } = testSandbox)
   gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
-  process.env.MPC_TEST_GATEWAY_URL = sandbox.url
-  process.env.MPC_TEST_GATEWAY_API_KEY = shop.secretKey
-  process.env.CRYPTO_ADMIN_GATEWAY_TIMEOUT_MS = String(ADMIN_TIMEOUT_MS)
-  // The app listens on PORT, so the sandbox's callbacks reach the callback route and place orders.
-  const port = await freePort()
-  process.env.PORT = String(port)
-  process.env.MPC_TEST_BACKEND_URL = `http://localhost:${port}`
 })
 
-afterAll(async () => {
-  await sandbox?.close()
-  process.env = savedEnv
-})
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "localhost", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
-}
-
-/** A store with a 10.50 EUR cart and a crypto payment session, as a storefront starts it: the invoice's txn_id. */
-async function startCryptoCheckout(container: MedusaContainer, api: AxiosInstance, sessionData: Record<string, unknown>): Promise<{ cartId: string; txnId: string }> {
-  const {
-    result: [channel],
-  } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Web" }] } })
-  const {
-    result: [key],
-  } = await createApiKeysWorkflow(container).run({ input: { api_keys: [{ title: "Storefront", type: "publishable", created_by: "test" }] } })
-  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [channel.id] } })
-  const {
-    result: [region],
-  } = await createRegionsWorkflow(container).run({
-    input: { regions: [{ name: "Europe", currency_code: "eur", countries: ["de"], payment_providers: ["pp_crypto_crypto"] }] },
-  })
-  const {
-    result: [product],
-  } = await createProductsWorkflow(container).run({
-    input: {
-      products: [
-        {
-          title: "Crypto mug",
-          status: "published",
-          options: [{ title: "Size", values: ["One"] }],
-          variants: [{ title: "One", options: { Size: "One" }, manage_inventory: false, prices: [{ amount: 10.5, currency_code: "eur" }] }],
-          sales_channels: [{ id: channel.id }],
-        },
-      ],
-    },
-  })
-  const { result: cart } = await createCartWorkflow(container).run({
-    input: { region_id: region.id, sales_channel_id: channel.id, email: "shopper@example.com", currency_code: "eur", items: [{ variant_id: product.variants[0].id, quantity: 1 }] },
-  })
-  const headers = { "x-publishable-api-key": key.token }
-  const collection = await api.post("/store/payment-collections", { cart_id: cart.id }, { headers })
-  const session = await api.post(`/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`, { provider_id: "pp_crypto_crypto", data: sessionData }, { headers })
-  return { cartId: cart.id, txnId: String(session.data.payment_collection.payment_sessions[0].data.txn_id) }
-}
+afterAll(() => testSandbox?.stop())
 
 /** A 10.50 EUR order paid in ETH through the sandbox: returns the placed order's id. */
 async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance): Promise<string> {
-  const { cartId, txnId } = await startCryptoCheckout(container, api, { psys_cid: "ETH" })
-  await control(`/invoices/${txnId}/pay`, {})
+  const store = await createCryptoStore(container)
+  const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+  await sandboxControl(sandbox, shop, `/invoices/${txnId}/pay`)
   await sandbox.callbacksIdle()
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-  if (data.length !== 1) throw new Error(`expected one order for the paid cart, found ${data.length}`)
-  return String(data[0].order_id)
+  const orderIds = await orderIdsForCart(container, store.cartId)
+  if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
+  return orderIds[0]
 }
 
 /** An admin user and its bearer token, as Medusa's own integration tests make them. */
@@ -126,16 +68,6 @@ async function adminHeaders(container: MedusaContainer): Promise<{ headers: Reco
 
 const ethAddress = () => `0x${randomBytes(20).toString("hex")}`
 
-async function failure(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await promise
-  } catch (error) {
-    const response = (error as AxiosError<{ message?: string }>).response
-    return { status: response?.status ?? 0, message: String(response?.data?.message ?? "") }
-  }
-  throw new Error("the request succeeded")
-}
-
 /** Withdrawals to `address` that exist at the gateway (the sandbox), whatever our database says. */
 async function withdrawalsAtGateway(address: string): Promise<number> {
   let count = 0
@@ -143,15 +75,6 @@ async function withdrawalsAtGateway(address: string): Promise<number> {
     if (operation.wallet_hash === address) count += 1
   }
   return count
-}
-
-async function control(route: string, body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/_sandbox${route}?api_key=${shop.secretKey}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`sandbox ${route} answered ${response.status}`)
 }
 
 const withdrawal = (address: string, amount = "0.01", key = `key-${randomBytes(8).toString("hex")}`) => ({
@@ -172,12 +95,12 @@ medusaIntegrationTestRunner({
 
     describe("authentication", () => {
       it("answers 401 to a request without an admin token", async () => {
-        expect((await failure(admin().get("/admin/crypto/balances"))).status).toBe(401)
+        expect((await requestFailure(admin().get("/admin/crypto/balances"))).status).toBe(401)
       })
 
       it("answers 401 to a withdrawal without an admin token and sends nothing", async () => {
         const address = ethAddress()
-        expect((await failure(admin().post("/admin/crypto/withdrawals", withdrawal(address)))).status).toBe(401)
+        expect((await requestFailure(admin().post("/admin/crypto/withdrawals", withdrawal(address)))).status).toBe(401)
         expect(await withdrawalsAtGateway(address)).toBe(0)
       })
     })
@@ -197,7 +120,7 @@ medusaIntegrationTestRunner({
       })
 
       it("refuses a fiat that is not a 3-letter code, naming the field", async () => {
-        const { status, message } = await failure(admin().get("/admin/crypto/currencies?fiat=euro", auth))
+        const { status, message } = await requestFailure(admin().get("/admin/crypto/currencies?fiat=euro", auth))
         expect(status).toBe(400)
         expect(message).toContain("fiat")
       })
@@ -221,13 +144,13 @@ medusaIntegrationTestRunner({
     describe("withdrawals", () => {
       it("refuses an amount sent as a JSON number, naming the field", async () => {
         const body = { ...withdrawal(ethAddress()), recipients: [{ address: ethAddress(), amount: 0.01 }] }
-        const { status, message } = await failure(admin().post("/admin/crypto/withdrawals", body, auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/withdrawals", body, auth))
         expect(status).toBe(400)
         expect(message).toContain("amount")
       })
 
       it("refuses an address holding a comma, naming the field", async () => {
-        const { status, message } = await failure(admin().post("/admin/crypto/withdrawals", withdrawal(`${ethAddress()},${ethAddress()}`), auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/withdrawals", withdrawal(`${ethAddress()},${ethAddress()}`), auth))
         expect(status).toBe(400)
         expect(message).toContain("address")
       })
@@ -263,14 +186,14 @@ medusaIntegrationTestRunner({
       it("refuses to reuse an idempotency key for another withdrawal", async () => {
         const body = withdrawal(ethAddress())
         await admin().post("/admin/crypto/withdrawals", body, auth)
-        const { status, message } = await failure(admin().post("/admin/crypto/withdrawals", { ...body, recipients: [{ address: ethAddress(), amount: "0.01" }] }, auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/withdrawals", { ...body, recipients: [{ address: ethAddress(), amount: "0.01" }] }, auth))
         expect(status).toBe(400)
         expect(message).toContain("idempotency_key")
       })
 
       it("explains insufficient funds in the merchant's words, naming the amount", async () => {
         const address = ethAddress()
-        const { status, message } = await failure(admin().post("/admin/crypto/withdrawals", withdrawal(address, "100000"), auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/withdrawals", withdrawal(address, "100000"), auth))
         expect(status).toBe(400)
         expect(message).toContain("insufficient funds")
         expect(message).toContain("(field: amount)")
@@ -278,7 +201,7 @@ medusaIntegrationTestRunner({
       })
 
       it("explains an address the gateway refuses, naming the address", async () => {
-        const { status, message } = await failure(admin().post("/admin/crypto/withdrawals", withdrawal("0xnot-an-address"), auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/withdrawals", withdrawal("0xnot-an-address"), auth))
         expect(status).toBe(400)
         expect(message).toContain("the address is not valid for this coin")
         expect(message).toContain("(field: address)")
@@ -286,12 +209,12 @@ medusaIntegrationTestRunner({
 
       it("records a timed-out withdrawal as outcome unknown, blocks a resend, and settles it from the operations", async () => {
         const address = ethAddress()
-        await control("/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         expect(first.status).toBe(202)
         expect(first.data.withdrawal.status).toBe("outcome_unknown")
 
-        const again = await failure(admin().post("/admin/crypto/withdrawals", withdrawal(address), auth))
+        const again = await requestFailure(admin().post("/admin/crypto/withdrawals", withdrawal(address), auth))
         expect(again.status).toBe(400)
         expect(again.message).toContain("outcome unknown")
 
@@ -306,7 +229,7 @@ medusaIntegrationTestRunner({
         expect(list.data.withdrawals.map((w: { id: string }) => w.id)).toContain(created.data.withdrawal.id)
         const one = await admin().get(`/admin/crypto/withdrawals/${created.data.withdrawal.id}`, auth)
         expect(one.data.withdrawal.id).toBe(created.data.withdrawal.id)
-        expect((await failure(admin().get("/admin/crypto/withdrawals/cwdr_missing", auth))).status).toBe(404)
+        expect((await requestFailure(admin().get("/admin/crypto/withdrawals/cwdr_missing", auth))).status).toBe(404)
       })
     })
 
@@ -326,7 +249,7 @@ medusaIntegrationTestRunner({
       })
 
       it("refuses an unknown operation type, naming the field", async () => {
-        const { status, message } = await failure(admin().get("/admin/crypto/operations?type=refund", auth))
+        const { status, message } = await requestFailure(admin().get("/admin/crypto/operations?type=refund", auth))
         expect(status).toBe(400)
         expect(message).toContain("type")
       })
@@ -342,7 +265,7 @@ medusaIntegrationTestRunner({
       })
 
       it("refuses a uid longer than 255 characters, naming the field", async () => {
-        const { status, message } = await failure(admin().post("/admin/crypto/deposits", { uid: "x".repeat(256), psys_cid: "LTC" }, auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/deposits", { uid: "x".repeat(256), psys_cid: "LTC" }, auth))
         expect(status).toBe(400)
         expect(message).toContain("uid")
       })
@@ -363,7 +286,7 @@ medusaIntegrationTestRunner({
 
       it("refuses to create an exchange the merchant did not confirm", async () => {
         const body = { from_currency: "ETH", to_currency: "BTC", from_amount: "1", to_address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" }
-        const { status, message } = await failure(admin().post("/admin/crypto/exchanges", body, auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/exchanges", body, auth))
         expect(status).toBe(400)
         expect(message).toContain("confirmed")
       })
@@ -396,7 +319,7 @@ medusaIntegrationTestRunner({
 
       it("refuses a refund above what is captured and not refunded, naming the amount", async () => {
         const orderId = await orderPaidInCrypto(getContainer(), api)
-        const { status, message } = await failure(admin().post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "11" }, auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "11" }, auth))
         expect(status).toBe(400)
         expect(message).toContain("(field: amount)")
       })
@@ -405,7 +328,7 @@ medusaIntegrationTestRunner({
         const orderId = await orderPaidInCrypto(getContainer(), api)
         const address = ethAddress()
         const body = { idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "4.25", rate: "1", address }
-        const { status, message } = await failure(admin().post("/admin/crypto/refunds", body, auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/refunds", body, auth))
         expect(status).toBe(400)
         expect(message).toContain("(field: rate)")
         expect(await withdrawalsAtGateway(address)).toBe(0)
@@ -438,7 +361,7 @@ medusaIntegrationTestRunner({
       it("is refused with a message saying how to refund in crypto", async () => {
         const orderId = await orderPaidInCrypto(getContainer(), api)
         const widget = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
-        const { status, message } = await failure(admin().post(`/admin/payments/${widget.data.payments[0].payment_id}/refund`, { amount: 1 }, auth))
+        const { status, message } = await requestFailure(admin().post(`/admin/payments/${widget.data.payments[0].payment_id}/refund`, { amount: 1 }, auth))
         expect(status).toBe(400)
         expect(message).toContain("Refund in crypto")
       })
@@ -447,7 +370,7 @@ medusaIntegrationTestRunner({
     describe("settings", () => {
       it("shows whether the key is set, never the key", async () => {
         const { data } = await admin().get("/admin/crypto/settings", auth)
-        expect(data.settings).toMatchObject({ api_key_set: true, provider_id: "pp_crypto_crypto" })
+        expect(data.settings).toMatchObject({ api_key_set: true, provider_id: CRYPTO_PROVIDER_ID })
         expect(JSON.stringify(data)).not.toContain(shop.secretKey)
       })
 
@@ -460,19 +383,20 @@ medusaIntegrationTestRunner({
 
       it("applies saved settings to the next checkout without a restart", async () => {
         await admin().post("/admin/crypto/settings", { accepted_coins: ["LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30 }, auth)
-        const { txnId } = await startCryptoCheckout(getContainer(), api, {})
+        const store = await createCryptoStore(getContainer())
+        const { txnId } = await startCryptoCheckout(api, store, {})
         const invoice = await gateway.operations.retrieve(txnId)
         expect(invoice.psys_cid).toBe("LTC")
       })
 
       it("refuses a default coin outside the accepted coins, naming the field", async () => {
-        const { status, message } = await failure(admin().post("/admin/crypto/settings", { accepted_coins: ["BTC"], default_coin: "LTC" }, auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/settings", { accepted_coins: ["BTC"], default_coin: "LTC" }, auth))
         expect(status).toBe(400)
         expect(message).toContain("default_coin")
       })
 
       it("refuses an accepted coin the gateway does not list, naming the field", async () => {
-        const { status, message } = await failure(admin().post("/admin/crypto/settings", { accepted_coins: ["BTC", "DOGE"] }, auth))
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/settings", { accepted_coins: ["BTC", "DOGE"] }, auth))
         expect(status).toBe(400)
         expect(message).toContain("DOGE")
         expect(message).toContain("(field: accepted_coins)")

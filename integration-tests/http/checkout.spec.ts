@@ -1,150 +1,72 @@
-import { createServer } from "node:net"
 import path from "node:path"
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import {
-  createApiKeysWorkflow,
-  createCartWorkflow,
-  createProductsWorkflow,
-  createRegionsWorkflow,
-  createSalesChannelsWorkflow,
-  linkSalesChannelsToApiKeyWorkflow,
-} from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance, AxiosResponse } from "axios"
 import { Decimal } from "decimal.js"
-import { GatewayClient, signCallback, type CallbackInputFields } from "../../src/gateway"
+import { GatewayClient, signCallback, type CallbackInputFields, type SignedCallback } from "../../src/gateway"
 import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
-import { startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
+import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows"
+import {
+  CRYPTO_PROVIDER_ID,
+  createCryptoSession,
+  createCryptoStore,
+  createPaymentCollection,
+  orderIdsForCart,
+  requestFailure,
+  sandboxControl,
+  startCryptoCheckout,
+  startTestSandbox,
+  storefrontHeaders,
+  type CryptoSession,
+  type CryptoStore,
+  type TestSandbox,
+} from "./helpers"
 
 jest.setTimeout(180_000)
 
-const PROVIDER_ID = "pp_crypto_crypto"
 const GATEWAY_TIMEOUT_MS = 4_000
 
+let testSandbox: TestSandbox | undefined
 let sandbox: RunningSandbox
 let shop: SandboxShop
-const savedEnv = { ...process.env }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "localhost", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
-}
-
-// Runs before the runner's own beforeAll (declared first): the test app's medusa-config reads
-// these when the app boots. The app listens on PORT (test-utils honours it), so the provider can
-// build a callback URL the sandbox reaches.
+// Declared before the runner's own beforeAll, which boots the app with the environment set here.
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, internalTransferSeconds: 0 })
-  const plain = sandbox.shops.find((candidate) => !candidate.whiteLabel)
-  if (plain === undefined) {
-    throw new Error("the sandbox seed has no shop without white-label")
-  }
-  shop = plain
-  const port = await freePort()
-  process.env.PORT = String(port)
-  process.env.MPC_TEST_BACKEND_URL = `http://localhost:${port}`
-  process.env.MPC_TEST_GATEWAY_URL = sandbox.url
-  process.env.MPC_TEST_GATEWAY_API_KEY = shop.secretKey
   // Short enough that the "gateway hangs" case stays quick, long enough for a loaded machine.
-  process.env.MPC_TEST_GATEWAY_TIMEOUT_MS = String(GATEWAY_TIMEOUT_MS)
+  testSandbox = await startTestSandbox({ whiteLabel: false, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS) } })
+  ;({ sandbox, shop } = testSandbox)
 })
 
-afterAll(async () => {
-  await sandbox?.close()
-  process.env = savedEnv
-})
+afterAll(() => testSandbox?.stop())
 
-interface Store {
-  cartId: string
-  publishableKey: string
-  variantId: string
+/** The sandbox control API (src/sandbox/README.md) as the shop; returns `data` of its envelope. */
+function control(route: string, params: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  return sandboxControl(sandbox, shop, route, params)
 }
 
-async function seedStoreWithCart(container: MedusaContainer, currency = "eur"): Promise<Store> {
-  const {
-    result: [channel],
-  } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Web" }] } })
-  const {
-    result: [key],
-  } = await createApiKeysWorkflow(container).run({ input: { api_keys: [{ title: "Storefront", type: "publishable", created_by: "test" }] } })
-  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [channel.id] } })
-  const {
-    result: [region],
-  } = await createRegionsWorkflow(container).run({
-    input: { regions: [{ name: "Shop region", currency_code: currency, countries: ["de"], payment_providers: [PROVIDER_ID] }] },
-  })
-  const {
-    result: [product],
-  } = await createProductsWorkflow(container).run({
-    input: {
-      products: [
-        {
-          title: "Crypto mug",
-          status: "published",
-          options: [{ title: "Size", values: ["One"] }],
-          variants: [{ title: "One", options: { Size: "One" }, manage_inventory: false, prices: [{ amount: 10.5, currency_code: currency }] }],
-          sales_channels: [{ id: channel.id }],
-        },
-      ],
-    },
-  })
-  const { result: cart } = await createCartWorkflow(container).run({
-    input: {
-      region_id: region.id,
-      sales_channel_id: channel.id,
-      email: "shopper@example.com",
-      currency_code: currency,
-      items: [{ variant_id: product.variants[0].id, quantity: 1 }],
-    },
-  })
-  return { cartId: cart.id, publishableKey: key.token, variantId: product.variants[0].id }
+/** The shopper pays the invoice (in full unless `params` say otherwise) and the sandbox delivers its callbacks. */
+async function payAndDeliver(txnId: string, params: Record<string, string> = {}): Promise<void> {
+  await control(`/invoices/${txnId}/pay`, params)
+  await sandbox.callbacksIdle()
 }
 
-/** As a storefront would: payment collection, then a crypto session. Returns the session data. */
-async function startCryptoPayment(api: AxiosInstance, store: Store): Promise<{ sessionId: string; data: Record<string, unknown> }> {
-  const headers = { "x-publishable-api-key": store.publishableKey }
-  const collection = await api.post("/store/payment-collections", { cart_id: store.cartId }, { headers })
-  return createSession(api, store, String(collection.data.payment_collection.id))
+/** Two hours of sandbox time pass, longer than any invoice lives, and the sandbox delivers its callbacks. */
+async function outliveTheInvoice(): Promise<void> {
+  await control("/clock/advance", { seconds: "7200" })
+  await sandbox.callbacksIdle()
 }
 
-async function createSession(api: AxiosInstance, store: Store, collectionId: string): Promise<{ sessionId: string; data: Record<string, unknown> }> {
-  const headers = { "x-publishable-api-key": store.publishableKey }
-  const collection = { data: { payment_collection: { id: collectionId } } }
-  const session = await api.post(
-    `/store/payment-collections/${collection.data.payment_collection.id}/payment-sessions`,
-    { provider_id: PROVIDER_ID },
-    { headers }
-  )
-  const [created] = session.data.payment_collection.payment_sessions
-  return { sessionId: created.id, data: created.data }
+/** A new store whose cart's crypto checkout has started. */
+async function startedCheckout(container: MedusaContainer, api: AxiosInstance): Promise<CryptoSession & { store: CryptoStore }> {
+  const store = await createCryptoStore(container)
+  return { store, ...(await startCryptoCheckout(api, store)) }
 }
 
-/** The sandbox control API (src/sandbox/README.md); returns `data` of its envelope. */
-async function control(method: "POST" | "GET", route: string, params: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  const url = new URL(`${sandbox.url}/_sandbox${route}`)
-  url.searchParams.set("api_key", shop.secretKey)
-  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
-  const response = await fetch(url, { method })
-  if (!response.ok) {
-    throw new Error(`sandbox ${route} answered ${response.status}: ${await response.text()}`)
-  }
-  const body = (await response.json()) as { data: Record<string, unknown> }
-  return body.data
-}
-
-async function paymentStatus(api: AxiosInstance, store: Store) {
-  const response = await api.get(`/store/crypto/payment-status?cart_id=${store.cartId}`, {
-    headers: { "x-publishable-api-key": store.publishableKey },
-  })
+async function paymentStatus(api: AxiosInstance, store: CryptoStore) {
+  const response = await api.get(`/store/crypto/payment-status?cart_id=${store.cartId}`, { headers: storefrontHeaders(store) })
   return response.data
 }
 
@@ -163,12 +85,6 @@ async function orderStatus(container: MedusaContainer, orderId: string): Promise
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
   return String(data[0]?.status)
-}
-
-async function orderIdsForCart(container: MedusaContainer, cartId: string): Promise<string[]> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-  return data.map((row) => String(row.order_id))
 }
 
 async function paymentsForSession(container: MedusaContainer, sessionId: string) {
@@ -192,6 +108,13 @@ async function cryptoInvoiceOf(container: MedusaContainer, cartId: string) {
   return [...data].sort((a, b) => Number(b.attempt) - Number(a.attempt))[0]
 }
 
+/** The callbacks our callback route stored (src/modules/crypto), all of them unless filtered. */
+async function storedCallbacks(container: MedusaContainer, filters: { txn_id?: string; status?: string } = {}) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "crypto_callback", fields: ["id", "status", "delivery_count", "processed_at"], filters })
+  return data
+}
+
 /** Each capture's amount as the exact decimal Medusa stored (major units). */
 async function capturedAmounts(container: MedusaContainer, sessionId: string): Promise<string[]> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -201,7 +124,7 @@ async function capturedAmounts(container: MedusaContainer, sessionId: string): P
 
 /** The merchant's admin setting (issue 5) that the status map reads on every sync. */
 async function setUnderpaidTolerance(container: MedusaContainer, percent: string): Promise<void> {
-  await container.resolve<CryptoModuleService>(CRYPTO_MODULE).createCryptoSettings({ provider_id: PROVIDER_ID, underpaid_tolerance_percent: percent })
+  await container.resolve<CryptoModuleService>(CRYPTO_MODULE).createCryptoSettings({ provider_id: CRYPTO_PROVIDER_ID, underpaid_tolerance_percent: percent })
 }
 
 /** The sandbox's view of an invoice: what is due, in which coin, to how many decimals. */
@@ -214,6 +137,21 @@ function dueAt(txnId: string): { total: Decimal; precision: number } {
   return { total: new Decimal(invoice.invoice_total_sum), precision: coin.precision }
 }
 
+/**
+ * With a 5 % underpaid tolerance set, the shopper pays `fraction` of the invoice (rounded down to the
+ * coin's precision) and the order is placed on detection. Returns what was paid and the order.
+ */
+async function underpaidCheckout(container: MedusaContainer, api: AxiosInstance, fraction: string) {
+  const store = await createCryptoStore(container)
+  await setUnderpaidTolerance(container, "5")
+  const { sessionId, txnId } = await startCryptoCheckout(api, store)
+  const { total, precision } = dueAt(txnId)
+  const paid = total.times(fraction).toDecimalPlaces(precision, Decimal.ROUND_DOWN)
+  await payAndDeliver(txnId, { amount: paid.toFixed() })
+  const [orderId] = await orderIdsForCart(container, store.cartId)
+  return { store, sessionId, paid, orderId }
+}
+
 /** The delivery the sandbox recorded for an invoice in a status (spec §6.1 fields). */
 function recordedCallback(txnId: string, status: string): CallbackInputFields {
   const delivery = sandbox.deliveries().find((candidate) => candidate.ref === txnId && candidate.status === status)
@@ -223,14 +161,18 @@ function recordedCallback(txnId: string, status: string): CallbackInputFields {
   return delivery.fields as CallbackInputFields
 }
 
-/** Posts a callback signed with the shop's key, as the gateway would (JSON, spec §6.3). */
-async function deliver(api: AxiosInstance, fields: CallbackInputFields): Promise<AxiosResponse> {
-  const signed = signCallback(fields, { secretKey: shop.secretKey, format: "json" })
+/** Posts a signed JSON callback to the plugin's callback route (the URL the provider gives the gateway). */
+function postCallback(api: AxiosInstance, signed: SignedCallback): Promise<AxiosResponse> {
   return api.post("/hooks/crypto/crypto?json=true", signed.body, { headers: { "content-type": signed.contentType }, validateStatus: () => true })
 }
 
-function completeCart(api: AxiosInstance, store: Store): Promise<AxiosResponse> {
-  return api.post(`/store/carts/${store.cartId}/complete`, {}, { headers: { "x-publishable-api-key": store.publishableKey }, validateStatus: () => true })
+/** Posts a callback signed with the shop's key, as the gateway would (JSON, spec §6.3). */
+function deliver(api: AxiosInstance, fields: CallbackInputFields): Promise<AxiosResponse> {
+  return postCallback(api, signCallback(fields, { secretKey: shop.secretKey, format: "json" }))
+}
+
+function completeCart(api: AxiosInstance, store: CryptoStore): Promise<AxiosResponse> {
+  return api.post(`/store/carts/${store.cartId}/complete`, {}, { headers: storefrontHeaders(store), validateStatus: () => true })
 }
 
 medusaIntegrationTestRunner({
@@ -239,13 +181,11 @@ medusaIntegrationTestRunner({
     describe("crypto checkout over the sandbox", () => {
       it("places the order and captures the payment when the shopper pays the invoice in full", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
+        const { store, sessionId, txnId, data } = await startedCheckout(container, api)
         expect(data).toMatchObject({ order_number: store.cartId, source_currency: "EUR", source_amount: "10.5" })
         expect(JSON.stringify(data)).not.toContain(shop.secretKey)
 
-        await control("POST", `/invoices/${String(data.txn_id)}/pay`)
-        await sandbox.callbacksIdle()
+        await payAndDeliver(txnId)
 
         const orderIds = await orderIdsForCart(container, store.cartId)
         expect(orderIds).toHaveLength(1)
@@ -263,13 +203,11 @@ medusaIntegrationTestRunner({
 
       it("returns the order the callback placed when the storefront completes the cart afterwards", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { data } = await startCryptoPayment(api, store)
-        await control("POST", `/invoices/${String(data.txn_id)}/pay`)
-        await sandbox.callbacksIdle()
+        const { store, txnId } = await startedCheckout(container, api)
+        await payAndDeliver(txnId)
         const [orderId] = await orderIdsForCart(container, store.cartId)
 
-        const completed = await api.post(`/store/carts/${store.cartId}/complete`, {}, { headers: { "x-publishable-api-key": store.publishableKey } })
+        const completed = await api.post(`/store/carts/${store.cartId}/complete`, {}, { headers: storefrontHeaders(store) })
 
         expect(completed.data).toMatchObject({ type: "order", order: { id: orderId } })
         expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
@@ -278,43 +216,29 @@ medusaIntegrationTestRunner({
 
       it("refuses a forged callback with 401 and changes nothing", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
         const forged = signCallback(
-          { txn_id: String(data.txn_id), ipn_type: "invoice", order_number: store.cartId, status: "completed", amount: "1" },
+          { txn_id: txnId, ipn_type: "invoice", order_number: store.cartId, status: "completed", amount: "1" },
           { secretKey: "not-the-shop-key", format: "json" }
         )
 
-        const response = await api.post("/hooks/crypto/crypto?json=true", forged.body, {
-          headers: { "content-type": forged.contentType },
-          validateStatus: () => true,
-        })
+        const response = await postCallback(api, forged)
 
         expect(response.status).toBe(401)
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
         expect(await paymentsForSession(container, sessionId)).toEqual([])
-        const query = container.resolve(ContainerRegistrationKeys.QUERY)
-        const { data: callbacks } = await query.graph({ entity: "crypto_callback", fields: ["id"], filters: {} })
-        expect(callbacks).toEqual([])
+        expect(await storedCallbacks(container)).toEqual([])
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ gateway_status: "new", session_status: "pending", order_id: null })
       })
 
       it("places one order with one capture when the same callback arrives ten times at once", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const txnId = String(data.txn_id)
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
 
-        await control("POST", `/invoices/${txnId}/pay`)
+        await control(`/invoices/${txnId}/pay`)
         // The sandbox has queued its own delivery; the same signed content goes ten more times.
-        const delivery = sandbox.deliveries().find((candidate) => candidate.ref === txnId && candidate.status === "completed")
-        expect(delivery).toBeDefined()
-        const signed = signCallback(delivery?.fields as CallbackInputFields, { secretKey: shop.secretKey, format: "json" })
-        const answers = await Promise.all(
-          Array.from({ length: 10 }, () =>
-            api.post("/hooks/crypto/crypto?json=true", signed.body, { headers: { "content-type": signed.contentType }, validateStatus: () => true })
-          )
-        )
+        const signed = signCallback(recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "json" })
+        const answers = await Promise.all(Array.from({ length: 10 }, () => postCallback(api, signed)))
         await sandbox.callbacksIdle()
 
         expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
@@ -322,12 +246,7 @@ medusaIntegrationTestRunner({
         const payments = await paymentsForSession(container, sessionId)
         expect(payments).toHaveLength(1)
         expect(payments[0].captures).toHaveLength(1)
-        const query = container.resolve(ContainerRegistrationKeys.QUERY)
-        const { data: stored } = await query.graph({
-          entity: "crypto_callback",
-          fields: ["id", "delivery_count", "processed_at"],
-          filters: { txn_id: txnId, status: "completed" },
-        })
+        const stored = await storedCallbacks(container, { txn_id: txnId, status: "completed" })
         expect(stored).toHaveLength(1)
         expect(stored[0].delivery_count).toBe(11)
         expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
@@ -336,13 +255,9 @@ medusaIntegrationTestRunner({
 
       it("recognises the same callback redelivered as multipart form data", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const txnId = String(data.txn_id)
-        await control("POST", `/invoices/${txnId}/pay`)
-        await sandbox.callbacksIdle()
-        const delivery = sandbox.deliveries().find((candidate) => candidate.ref === txnId && candidate.status === "completed")
-        const form = signCallback(delivery?.fields as CallbackInputFields, { secretKey: shop.secretKey, format: "multipart" })
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
+        await payAndDeliver(txnId)
+        const form = signCallback(recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "multipart" })
 
         const answer = await api.post("/hooks/crypto/crypto", form.body, { headers: { "content-type": form.contentType } })
 
@@ -359,19 +274,14 @@ medusaIntegrationTestRunner({
         })
 
         expect(answer.status).toBe(413)
-        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
-        const { data: callbacks } = await query.graph({ entity: "crypto_callback", fields: ["id"], filters: {} })
-        expect(callbacks).toEqual([])
+        expect(await storedCallbacks(getContainer())).toEqual([])
       })
 
       it("places the order on detection and captures the payment once it confirms", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const txnId = String(data.txn_id)
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
 
-        await control("POST", `/invoices/${txnId}/pay`, { confirmations: "0" })
-        await sandbox.callbacksIdle()
+        await payAndDeliver(txnId, { confirmations: "0" })
 
         const [orderId] = await orderIdsForCart(container, store.cartId)
         expect(orderId).toBeDefined()
@@ -381,7 +291,7 @@ medusaIntegrationTestRunner({
           invoice: { status: "pending", session_status: "pending_authorization" },
         })
 
-        await control("POST", `/invoices/${txnId}/confirm`)
+        await control(`/invoices/${txnId}/confirm`)
         await sandbox.callbacksIdle()
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
@@ -395,14 +305,11 @@ medusaIntegrationTestRunner({
 
       it("captures the session amount and records the overpayment when the shopper pays too much", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const txnId = String(data.txn_id)
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
         const { total, precision } = dueAt(txnId)
         const paid = total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP)
 
-        await control("POST", `/invoices/${txnId}/pay`, { amount: paid.toFixed() })
-        await sandbox.callbacksIdle()
+        await payAndDeliver(txnId, { amount: paid.toFixed() })
 
         const orderIds = await orderIdsForCart(container, store.cartId)
         expect(orderIds).toHaveLength(1)
@@ -421,20 +328,11 @@ medusaIntegrationTestRunner({
 
       it("captures an invoice that expires underpaid within the merchant's tolerance", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        await setUnderpaidTolerance(container, "5")
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const txnId = String(data.txn_id)
-        const { total, precision } = dueAt(txnId)
-        const paid = total.times("0.97").toDecimalPlaces(precision, Decimal.ROUND_DOWN)
-        await control("POST", `/invoices/${txnId}/pay`, { amount: paid.toFixed() })
-        await sandbox.callbacksIdle()
-        const [orderId] = await orderIdsForCart(container, store.cartId)
+        const { store, sessionId, paid, orderId } = await underpaidCheckout(container, api, "0.97")
         expect(orderId).toBeDefined()
         expect(await capturedAmounts(container, sessionId)).toEqual([])
 
-        await control("POST", "/clock/advance", { seconds: "7200" })
-        await sandbox.callbacksIdle()
+        await outliveTheInvoice()
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
         expect(await orderStatus(container, orderId)).toBe("pending")
@@ -451,19 +349,10 @@ medusaIntegrationTestRunner({
 
       it("cancels the order placed on detection when the invoice expires underpaid beyond the tolerance, recording the refund due", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        await setUnderpaidTolerance(container, "5")
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const txnId = String(data.txn_id)
-        const { total, precision } = dueAt(txnId)
-        const paid = total.times("0.9").toDecimalPlaces(precision, Decimal.ROUND_DOWN)
-        await control("POST", `/invoices/${txnId}/pay`, { amount: paid.toFixed() })
-        await sandbox.callbacksIdle()
-        const [orderId] = await orderIdsForCart(container, store.cartId)
+        const { store, sessionId, paid, orderId } = await underpaidCheckout(container, api, "0.9")
         expect(orderId).toBeDefined()
 
-        await control("POST", "/clock/advance", { seconds: "7200" })
-        await sandbox.callbacksIdle()
+        await outliveTheInvoice()
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
         expect(await orderStatus(container, orderId)).toBe("canceled")
@@ -480,13 +369,11 @@ medusaIntegrationTestRunner({
 
       it("cancels the session and places no order when the invoice is cancelled unpaid", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
 
-        await control("POST", "/clock/advance", { seconds: "7200" })
-        await sandbox.callbacksIdle()
+        await outliveTheInvoice()
 
-        expect(sandbox.core.invoice(String(data.txn_id))?.status).toBe("cancelled")
+        expect(sandbox.core.invoice(txnId)?.status).toBe("cancelled")
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
           gateway_status: "cancelled",
           session_status: "canceled",
@@ -504,9 +391,7 @@ medusaIntegrationTestRunner({
 
       it("cancels the session and places no order when the gateway says expired with nothing received", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const txnId = String(data.txn_id)
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
         // The sandbox ends an unpaid invoice as `cancelled` (NOTES.md); the real gateway documents
         // `expired` as "may not have been paid" (spec §3), so the emulated invoice is put there
         // directly and its callback sent as the gateway would.
@@ -535,10 +420,8 @@ medusaIntegrationTestRunner({
 
       it("places one order with one capture when the storefront completes the cart while the callback is processed", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const txnId = String(data.txn_id)
-        await control("POST", `/invoices/${txnId}/pay`)
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
+        await control(`/invoices/${txnId}/pay`)
 
         // The sandbox is delivering its callback now; a copy and the storefront's complete go at once.
         const [first, callback] = await Promise.all([completeCart(api, store), deliver(api, recordedCallback(txnId, "completed"))])
@@ -558,9 +441,7 @@ medusaIntegrationTestRunner({
 
       it("warns about a verified callback whose amount disagrees with the invoice and lets the gateway's re-read decide", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const txnId = String(data.txn_id)
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
         const { total } = dueAt(txnId)
         const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
         const warn = jest.spyOn(logger, "warn")
@@ -593,12 +474,10 @@ medusaIntegrationTestRunner({
 
       it("follows the switched invoice when the shopper changes coin and pays", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const { sessionId, data } = await startCryptoPayment(api, store)
-        const child = await control("POST", `/invoices/${String(data.txn_id)}/switch`, { psys_cid: "LTC" })
+        const { store, sessionId, txnId } = await startedCheckout(container, api)
+        const child = await control(`/invoices/${txnId}/switch`, { psys_cid: "LTC" })
 
-        await control("POST", `/invoices/${String(child.txn_id)}/pay`)
-        await sandbox.callbacksIdle()
+        await payAndDeliver(String(child.txn_id))
 
         expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
         const payments = await paymentsForSession(container, sessionId)
@@ -612,41 +491,35 @@ medusaIntegrationTestRunner({
       })
 
       it("lists the coins with the cart total converted at the gateway's rates", async () => {
-        const store = await seedStoreWithCart(getContainer())
+        const store = await createCryptoStore(getContainer())
 
-        const response = await api.get(`/store/crypto/currencies?cart_id=${store.cartId}`, {
-          headers: { "x-publishable-api-key": store.publishableKey },
-        })
+        const response = await api.get(`/store/crypto/currencies?cart_id=${store.cartId}`, { headers: storefrontHeaders(store) })
 
-        expect(response.data).toMatchObject({ cart_id: store.cartId, provider_id: PROVIDER_ID, currency_code: "eur", total: "10.5" })
+        expect(response.data).toMatchObject({ cart_id: store.cartId, provider_id: CRYPTO_PROVIDER_ID, currency_code: "eur", total: "10.5" })
         const btc = response.data.currencies.find((coin: { psys_cid: string }) => coin.psys_cid === "BTC")
         expect(btc.amount).toMatch(/^0\.\d{1,8}$/)
       })
 
       it("refuses the store's currency with a clear error when the gateway does not support it, creating nothing", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container, "isk")
+        const store = await createCryptoStore(container, "isk")
 
-        const failure = await startCryptoPayment(api, store).then(
-          () => undefined,
-          (error: { response?: { status: number; data: { message: string } } }) => error.response
-        )
+        const failure = await requestFailure(startCryptoCheckout(api, store))
 
-        expect(failure?.status).toBe(400)
-        expect(failure?.data.message).toMatch(/does not accept payments in ISK/)
+        expect(failure.status).toBe(400)
+        expect(failure.message).toMatch(/does not accept payments in ISK/)
         expect(await gatewayInvoices(store.cartId)).toBe(0)
         expect(await cryptoInvoiceOf(container, store.cartId)).toBeUndefined()
       })
 
       it("gives a new invoice with the next order number when the cart total changes", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const headers = { "x-publishable-api-key": store.publishableKey }
-        const first = await startCryptoPayment(api, store)
+        const { store, ...first } = await startedCheckout(container, api)
+        const headers = storefrontHeaders(store)
 
         await api.post(`/store/carts/${store.cartId}/line-items`, { variant_id: store.variantId, quantity: 1 }, { headers })
         const { data: cart } = await api.get(`/store/carts/${store.cartId}?fields=payment_collection.id`, { headers })
-        const second = await createSession(api, store, String(cart.cart.payment_collection.id))
+        const second = await createCryptoSession(api, store, String(cart.cart.payment_collection.id))
 
         expect(first.data.order_number).toBe(store.cartId)
         expect(second.data).toMatchObject({ order_number: `${store.cartId}-2`, source_amount: "21" })
@@ -655,20 +528,15 @@ medusaIntegrationTestRunner({
 
       it("answers a clear error while the gateway fails, and a retry gets one invoice", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const headers = { "x-publishable-api-key": store.publishableKey }
-        const { data: created } = await api.post("/store/payment-collections", { cart_id: store.cartId }, { headers })
-        const collectionId = String(created.payment_collection.id)
-        await control("POST", "/faults", { path: "/api/v1/invoices/new", mode: "5xx", count: "3" })
+        const store = await createCryptoStore(container)
+        const collectionId = await createPaymentCollection(api, store)
+        await control("/faults", { path: "/api/v1/invoices/new", mode: "5xx", count: "3" })
 
-        const failure = await createSession(api, store, collectionId).then(
-          () => undefined,
-          (error: { response?: { status: number; data: { message: string } } }) => error.response
-        )
-        const retried = await createSession(api, store, collectionId)
+        const failure = await requestFailure(createCryptoSession(api, store, collectionId))
+        const retried = await createCryptoSession(api, store, collectionId)
 
-        expect(failure?.status).toBe(500)
-        expect(failure?.data.message).toMatch(/Creating the crypto invoice: the crypto gateway failed/)
+        expect(failure.status).toBe(500)
+        expect(failure.message).toMatch(/Creating the crypto invoice: the crypto gateway failed/)
         expect(retried.data.order_number).toBe(store.cartId)
         expect(await gatewayInvoiceIds(store.cartId)).toEqual([retried.data.txn_id])
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ order_number: store.cartId, txn_id: retried.data.txn_id, session_status: "pending" })
@@ -676,23 +544,18 @@ medusaIntegrationTestRunner({
 
       it("answers a clear error when the gateway does not answer in time, and the retry gets the same single invoice", async () => {
         const container = getContainer()
-        const store = await seedStoreWithCart(container)
-        const headers = { "x-publishable-api-key": store.publishableKey }
-        const { data: created } = await api.post("/store/payment-collections", { cart_id: store.cartId }, { headers })
-        const collectionId = String(created.payment_collection.id)
+        const store = await createCryptoStore(container)
+        const collectionId = await createPaymentCollection(api, store)
         // Every attempt of the client (3 with its retries) is taken by the gateway and never
         // answered within the client's timeout: the worst case, an invoice that exists unseen.
-        await control("POST", "/faults", { path: "/api/v1/invoices/new", mode: "timeout", count: "3", ms: String(GATEWAY_TIMEOUT_MS * 3) })
+        await control("/faults", { path: "/api/v1/invoices/new", mode: "timeout", count: "3", ms: String(GATEWAY_TIMEOUT_MS * 3) })
 
-        const failure = await createSession(api, store, collectionId).then(
-          () => undefined,
-          (error: { response?: { status: number; data: { message: string } } }) => error.response
-        )
-        const retried = await createSession(api, store, collectionId)
+        const failure = await requestFailure(createCryptoSession(api, store, collectionId))
+        const retried = await createCryptoSession(api, store, collectionId)
 
-        expect(failure?.status).toBe(500)
-        expect(failure?.data.message).toMatch(/Creating the crypto invoice: the crypto gateway did not answer in time; try again/)
-        expect(failure?.data.message).not.toContain(shop.secretKey)
+        expect(failure.status).toBe(500)
+        expect(failure.message).toMatch(/Creating the crypto invoice: the crypto gateway did not answer in time; try again/)
+        expect(failure.message).not.toContain(shop.secretKey)
         expect(retried.data.order_number).toBe(store.cartId)
         expect(await gatewayInvoiceIds(store.cartId)).toEqual([retried.data.txn_id])
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ order_number: store.cartId, txn_id: retried.data.txn_id, session_status: "pending" })
@@ -704,9 +567,8 @@ medusaIntegrationTestRunner({
 
         it("recovers a payment whose callback was lost when the reconciliation runs", async () => {
           const container = getContainer()
-          const store = await seedStoreWithCart(container)
-          const { sessionId, data } = await startCryptoPayment(api, store)
-          await control("POST", `/invoices/${String(data.txn_id)}/pay`)
+          const { store, sessionId, txnId } = await startedCheckout(container, api)
+          await control(`/invoices/${txnId}/pay`)
           expect(await orderIdsForCart(container, store.cartId)).toEqual([])
 
           const { result } = await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
@@ -721,11 +583,9 @@ medusaIntegrationTestRunner({
 
         it("applies a completed callback that arrives first, and the stale pending and new ones after it change nothing", async () => {
           const container = getContainer()
-          const store = await seedStoreWithCart(container)
-          const { sessionId, data } = await startCryptoPayment(api, store)
-          const txnId = String(data.txn_id)
-          await control("POST", `/invoices/${txnId}/pay`, { confirmations: "0" })
-          await control("POST", `/invoices/${txnId}/confirm`)
+          const { store, sessionId, txnId } = await startedCheckout(container, api)
+          await control(`/invoices/${txnId}/pay`, { confirmations: "0" })
+          await control(`/invoices/${txnId}/confirm`)
           const pending = recordedCallback(txnId, "pending")
           const completed = recordedCallback(txnId, "completed")
           // The gateway sends no callback for a new invoice (spec §6): this one is what a very late
@@ -745,8 +605,7 @@ medusaIntegrationTestRunner({
           expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
           expect(await paymentStatus(api, store)).toMatchObject({ order_id: orderId, payment_collection_status: "completed" })
           expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ gateway_status: "completed", session_status: "captured", order_id: orderId })
-          const query = container.resolve(ContainerRegistrationKeys.QUERY)
-          const { data: stored } = await query.graph({ entity: "crypto_callback", fields: ["status", "processed_at"], filters: { txn_id: txnId } })
+          const stored = await storedCallbacks(container, { txn_id: txnId })
           expect(stored.map((callback) => callback.status).sort()).toEqual(["completed", "new", "pending"])
           expect(stored.every((callback) => callback.processed_at !== null)).toBe(true)
         })

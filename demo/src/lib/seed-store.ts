@@ -39,7 +39,7 @@ export type SeedStoreOptions = {
 /**
  * A minimal, complete store: one region with the given payment providers, a sales channel with a
  * publishable key, a stock location with a delivery fulfillment set and a shipping option, and one
- * published product. Used by the demo and by the HTTP tests, so both check out the same store.
+ * published product: everything a storefront needs to check out. Used by the demo (`npm run demo`).
  */
 export async function seedStore(
   container: MedusaContainer,
