@@ -9,6 +9,7 @@
  * machine inflates them less than wall time would; ratios are taken per round.
  */
 import { createHmac } from "node:crypto"
+import { cpus, loadavg } from "node:os"
 import busboy from "busboy"
 import { decodeHTML } from "entities"
 import { signCallback, verifyCallback, type CallbackInputFields } from "../src/gateway"
@@ -206,6 +207,8 @@ export function runVerifyCallbackBench(): FormatResult[] {
   const pad = (text: string, width: number): string => text.padEnd(width)
   const num = (value: number, digits = 0): string => value.toFixed(digits).padStart(9)
   console.log(`verifyCallback, median CPU ns/op over ${ROUNDS} interleaved rounds (node ${process.version}, ${process.arch})`)
+  // Other work on the machine inflates the JS share more than the native HMAC: say how busy it was.
+  console.log(`load average ${loadavg().map((load) => load.toFixed(2)).join(" ")} on ${cpus().length} CPUs`)
   console.log(`${pad("format", 22)}${pad("bytes", 7)}   bare HMAC     verify  reference   verify/HMAC  reference/HMAC`)
   for (const r of results) {
     const informational = r.format.startsWith("JSON, ")

@@ -3,7 +3,9 @@
  * signed body verifies to exactly those fields in every format, and no mutation of a signed body
  * yields fields other than the signed ones.
  */
+import { createHmac } from "node:crypto"
 import fc from "fast-check"
+import { parse as losslessParse } from "lossless-json"
 import {
   CallbackNumber,
   CallbackVerificationError,
@@ -183,6 +185,116 @@ describe("JSON bodies re-encoded in transit", () => {
           expect(outcome(signed, Buffer.from(body, "utf8"))).toEqual({ reason: "bad_signature" })
         },
       ),
+    )
+  })
+})
+
+/** A JSON value as entries (so any name, `__proto__` aside, stays a plain name), numbers as lexemes. */
+type Written = { string: string } | { number: string } | { literal: "true" | "false" | "null" } | { list: Written[] } | { members: Array<[string, Written]> }
+
+const memberName = text.filter((name) => name !== "__proto__")
+
+const written: fc.Arbitrary<Written> = fc.letrec<{ value: Written }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    text.map((value) => ({ string: value })),
+    numberLexeme.map((lexeme) => ({ number: lexeme })),
+    fc.constantFrom("true" as const, "false" as const, "null" as const).map((literal) => ({ literal })),
+    fc.array(tie("value"), { maxLength: 3 }).map((list) => ({ list })),
+    fc.uniqueArray(fc.tuple(memberName, tie("value")), { maxLength: 3, selector: ([name]) => name }).map((members) => ({ members })),
+  ),
+})).value
+
+/** How a signer may write JSON: whitespace after `{ [ : ,`, `/` as `\/`, non-ASCII as `\uXXXX`. */
+interface Style {
+  readonly space: string
+  readonly slashes: boolean
+  readonly unicode: boolean
+}
+
+function writeString(value: string, style: Style): string {
+  let out = JSON.stringify(value)
+  if (style.slashes) out = out.replaceAll("/", "\\/")
+  if (style.unicode) out = out.replace(/[^\u0000-\u007f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
+  return out
+}
+
+function writeJson(value: Written, style: Style): string {
+  if ("string" in value) return writeString(value.string, style)
+  if ("number" in value) return value.number
+  if ("literal" in value) return value.literal
+  if ("list" in value) return `[${style.space}${value.list.map((item) => writeJson(item, style)).join(`,${style.space}`)}]`
+  const members = value.members.map(([name, item]) => `${writeString(name, style)}:${style.space}${writeJson(item, style)}`)
+  return `{${style.space}${members.join(`,${style.space}`)}}`
+}
+
+const style: fc.Arbitrary<Style> = fc.record({
+  space: fc.constantFrom("", " ", "\n  "),
+  slashes: fc.boolean(),
+  unicode: fc.boolean(),
+})
+
+/** The body a signer of `signedText` sends: verify_hash appended as the last member. */
+function signedBody(signedText: string): string {
+  const verifyHash = createHmac("sha1", SECRET).update(signedText, "utf8").digest("hex")
+  return `${signedText.slice(0, -1)},"verify_hash":"${verifyHash}"}`
+}
+
+describe("JSON bodies signed over any JSON text", () => {
+  it("verify to that text's lossless reading, numbers as their lexemes", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(memberName.filter((name) => name !== "verify_hash"), written), { minLength: 1, maxLength: 8, selector: ([name]) => name }),
+        style,
+        (members, how) => {
+          const signedText = writeJson({ members }, how)
+          const expected = losslessParse(signedText, null, (lexeme: string) => lexeme)
+          const { fields } = verifyCallback({ body: signedBody(signedText), contentType: "application/json", secretKey: SECRET })
+          expect(fields).toEqual(expected)
+        },
+      ),
+    )
+  })
+
+  it("are refused as malformed when a member name repeats", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(memberName.filter((name) => name !== "verify_hash"), written), { minLength: 1, maxLength: 6, selector: ([name]) => name }),
+        written,
+        fc.nat(),
+        style,
+        (members, repeated, pick, how) => {
+          const [name] = members[pick % members.length]
+          const signedText = writeJson({ members: [...members, [name, repeated]] }, how)
+          try {
+            verifyCallback({ body: signedBody(signedText), contentType: "application/json", secretKey: SECRET })
+          } catch (error) {
+            if (!(error instanceof CallbackVerificationError)) throw error
+            expect(error.reason).toBe("malformed_body")
+            return
+          }
+          throw new Error("a body with a repeated member name was accepted")
+        },
+      ),
+    )
+  })
+})
+
+describe("urlencoded bodies whose fields arrive in any order", () => {
+  it("verify to the fields that were signed", () => {
+    fc.assert(
+      fc.property(formFields, fc.array(fc.nat(), { minLength: 16, maxLength: 16 }), (fields, keys) => {
+        const signed = signCallback(fields, { secretKey: SECRET, format: "urlencoded" })
+        // Whole fields move (a list's elements stay together and in order); verify_hash too.
+        const groups = new Map<string, string[]>()
+        for (const part of signed.body.toString().split("&")) {
+          const name = part.slice(0, part.indexOf("=")).replace(/%5B.*$/, "")
+          groups.set(name, [...(groups.get(name) ?? []), part])
+        }
+        const shuffled = [...groups.values()].map((parts, i) => ({ parts, key: keys[i % keys.length] * 32 + i })).sort((a, b) => a.key - b.key)
+        const body = shuffled.flatMap(({ parts }) => parts).join("&")
+        expect(verifyCallback({ body, contentType: signed.contentType, secretKey: SECRET }).fields).toEqual(signed.fields)
+      }),
     )
   })
 })

@@ -13,6 +13,7 @@ import {
   type CallbackVerificationReason,
   type SignCallbackOptions,
 } from ".."
+import { createHmac } from "node:crypto"
 import vectors from "./fixtures/callback-vectors.json"
 
 type KeyName = keyof typeof vectors.secretKeys
@@ -492,5 +493,111 @@ describe("signCallback", () => {
 
   it("refuses a CallbackNumber that is not a JSON number", () => {
     expect(() => new CallbackNumber("1.")).toThrow(TypeError)
+  })
+})
+
+describe("JSON bodies whose signed text is unusual (the key holder signed exactly that text)", () => {
+  /** The body a signer of `signedText` sends: the text with verify_hash appended as its last member. */
+  const bodyOf = (signedText: string): string => {
+    const verifyHash = createHmac("sha1", SECRET).update(signedText, "utf8").digest("hex")
+    return `${signedText.slice(0, -1)},"verify_hash":"${verifyHash}"}`
+  }
+  const fieldsOf = (signedText: string): CallbackFields =>
+    verifyCallback({ body: bodyOf(signedText), contentType: "application/json", secretKey: SECRET }).fields
+
+  it("returns each number as the lexeme signed, even where JS would write it otherwise", () => {
+    expect(fieldsOf('{"a":1E2,"b":100,"c":1.0,"d":-0,"e":0.00000001,"f":123456789.123456789012}')).toEqual({
+      a: "1E2",
+      b: "100",
+      c: "1.0",
+      d: "-0",
+      e: "0.00000001",
+      f: "123456789.123456789012",
+    })
+  })
+
+  it("returns numbers in lists and nested objects as their lexemes", () => {
+    expect(fieldsOf('{"a":[1,2.50],"b":{"c":"é","d":1e-7}}')).toEqual({ a: ["1", "2.50"], b: { c: "é", d: "1e-7" } })
+  })
+
+  it("reads escapes and whitespace of the signed text", () => {
+    expect(fieldsOf('{ "a" : "x\\/y\\u00e9" ,\n"b":"\\ud83d\\ude80"}')).toEqual({ a: "x/yé", b: "🚀" })
+  })
+
+  it("reads integer-like and non-ASCII member names", () => {
+    expect(fieldsOf('{"b":"1","10":"x","2":"y","é":"ü"}')).toEqual({ b: "1", 10: "x", 2: "y", é: "ü" })
+  })
+
+  it("keeps a __proto__ string member as an own field", () => {
+    const fields = fieldsOf('{"__proto__":"x","a":"é"}')
+    expect(Object.getPrototypeOf(fields)).toBe(Object.prototype)
+    expect(Object.getOwnPropertyDescriptor(fields, "__proto__")?.value).toBe("x")
+  })
+
+  it.each([
+    ["a duplicate name", '{"a":"1","a":"2"}'],
+    ["a duplicate name holding numbers", '{"n":1,"n":2}'],
+    ["a duplicate name with a number and a string", '{"n":"1","n":2}'],
+    ["a duplicate nested name", '{"a":{"b":"1","b":"2"}}'],
+    ["verify_hash already", '{"a":"1","verify_hash":"x"}'],
+    ["no member (the body opens with a comma)", "{}"],
+    ["an unpaired surrogate escape", '{"a":"\\ud800"}'],
+  ])("refuses as malformed_body a signed text with %s", (_what, signedText) => {
+    expect(reasonOf(bodyOf(signedText), "application/json")).toBe("malformed_body")
+  })
+})
+
+describe("urlencoded bodies the general reader and the fast readers must read alike", () => {
+  const form = (fields: CallbackInputFields): string => signCallback(fields, { secretKey: SECRET, format: "urlencoded" }).body.toString()
+  const verified = (body: string): CallbackFields =>
+    verifyCallback({ body, contentType: "application/x-www-form-urlencoded", secretKey: SECRET }).fields
+  const hashOf = (fields: CallbackInputFields): string => signCallback(fields, { secretKey: SECRET, format: "urlencoded" }).verifyHash
+
+  it("reads a list of ten elements or more", () => {
+    const urls = Array.from({ length: 12 }, (_, i) => `https://explorer.example/tx/${i}?a=1&amp;b=2`)
+    expect(verified(form({ amount: "1", tx_urls: urls }))).toEqual({ amount: "1", tx_urls: urls.map((url) => url.replace("&amp;", "&")) })
+  })
+
+  it("reads a list given in the append form name[]", () => {
+    const body = `a=1&tx_urls[]=x%26amp%3By&tx_urls[]=z&verify_hash=${hashOf({ a: "1", tx_urls: ["x&amp;y", "z"] })}`
+    expect(verified(body)).toEqual({ a: "1", tx_urls: ["x&y", "z"] })
+  })
+
+  it("reads a plain tx_urls with its HTML entities decoded", () => {
+    expect(verified(form({ tx_urls: "https://x.example/?a=1&amp;b=&quot;é&quot;" }))).toEqual({ tx_urls: 'https://x.example/?a=1&b="é"' })
+  })
+
+  it("reads a percent-encoded letter in a field name", () => {
+    const body = `%61mount=1&b=2&verify_hash=${hashOf({ amount: "1", b: "2" })}`
+    expect(verified(body)).toEqual({ amount: "1", b: "2" })
+  })
+
+  it("reads a list whose elements are separated by verify_hash", () => {
+    const body = `tx_urls%5B0%5D=a&verify_hash=${hashOf({ tx_urls: ["a", "b"] })}&tx_urls%5B1%5D=b`
+    expect(verified(body)).toEqual({ tx_urls: ["a", "b"] })
+  })
+
+  it("reads fields given in reverse order, lists included", () => {
+    const body = form({ a: "1", b: "é", tx_urls: ["x", "y"], z: "2" })
+    const parts = body.split("&")
+    const list = parts.filter((part) => part.startsWith("tx_urls"))
+    const others = parts.filter((part) => !part.startsWith("tx_urls"))
+    // The list elements keep their order ([0] before [1]); the other fields are reversed around them.
+    const reordered = [...others.reverse(), ...list]
+    expect(reordered.join("&")).not.toBe(body)
+    expect(verified(reordered.join("&"))).toEqual({ a: "1", b: "é", tx_urls: ["x", "y"], z: "2" })
+  })
+
+  it.each([
+    ["a list index with a leading zero", "a[00]=1&verify_hash=x"],
+    ["a list index with a leading zero after the first element", "a[0]=1&a[01]=2&verify_hash=x"],
+    ["a field given twice in order", "a=1&a=1&verify_hash=x"],
+    ["a list named verify_hash", "verify_hash[0]=x"],
+    ["a value and a list of the same name", "a=1&a[0]=2&verify_hash=x"],
+    ["a list then a value of the same name", "a[0]=1&a=2&verify_hash=x"],
+    ["a percent-encoded list value that is not UTF-8", "tx_urls[0]=%C3%28&verify_hash=x"],
+    ["a field name with an escaped space", "a%20b=1&verify_hash=x"],
+  ])("refuses an urlencoded body with %s as malformed_body", (_what, body) => {
+    expect(reasonOf(body, "application/x-www-form-urlencoded")).toBe("malformed_body")
   })
 })

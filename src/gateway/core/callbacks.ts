@@ -23,11 +23,12 @@
  * - A body over 1 MiB is refused before it is read, with reason `malformed_body`.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
-import { isUtf8 } from "node:buffer"
+import { isAscii, isUtf8 } from "node:buffer"
 import { GatewayError } from "./errors"
 import { classifyContentType } from "../internal/callback-content-type"
 import { buildFieldObject } from "../internal/callback-object"
 import { toByteString } from "../internal/php-serialize"
+import { readSortedUrlencoded, readUrlencodedFast } from "../internal/callback-urlencoded"
 import {
   describeName,
   ENTITY_DECODED_FIELD,
@@ -160,6 +161,26 @@ function readBody(body: unknown): Buffer {
   throw new CallbackVerificationError("malformed_body", "the callback body must be the raw bytes (a Buffer or a string)")
 }
 
+function hexDigitValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30
+  if (code >= 0x61 && code <= 0x66) return code - 0x57
+  if (code >= 0x41 && code <= 0x46) return code - 0x37
+  return -1
+}
+
+/** The 20 bytes of a 40-hex-digit `verify_hash` (either case); undefined for any other text. */
+function hexDigest(value: string): Buffer | undefined {
+  if (value.length !== 40) return undefined
+  const digest = Buffer.allocUnsafe(20)
+  for (let i = 0; i < 20; i++) {
+    const high = hexDigitValue(value.charCodeAt(2 * i))
+    const low = hexDigitValue(value.charCodeAt(2 * i + 1))
+    if (high < 0 || low < 0) return undefined
+    digest[i] = high * 16 + low
+  }
+  return digest
+}
+
 /** The 20 bytes a `verify_hash` stands for, or a failure. */
 function readVerifyHash(value: unknown): Buffer {
   if (value === "") {
@@ -168,10 +189,11 @@ function readVerifyHash(value: unknown): Buffer {
   if (typeof value !== "string") {
     throw new CallbackVerificationError("bad_signature", "the callback's verify_hash is not a string")
   }
-  if (value.length !== 40 || !/^[0-9a-fA-F]{40}$/.test(value)) {
+  const digest = hexDigest(value)
+  if (digest === undefined) {
     throw new CallbackVerificationError("bad_signature", "the callback's verify_hash is not 40 hexadecimal digits")
   }
-  return Buffer.from(value, "hex")
+  return digest
 }
 
 function badSignature(): CallbackVerificationError {
@@ -206,11 +228,12 @@ function verifyJson(body: Buffer, secretKey: string): VerifiedCallback {
   const trailing = findTrailingSignature(body, VERIFY_HASH_FIELD)
   if (trailing !== undefined) {
     const { cutStart, expected } = trailing
-    const digest = createHmac("sha1", secretKey)
-      .update(body.subarray(0, cutStart))
-      .update(body.subarray(body.length - 1))
-      .digest()
-    if (timingSafeEqual(digest, expected)) return { format: "json", fields: fieldsOfSignedJson(body, cutStart) }
+    // One copy of the signed text (cheaper, measured, than two HMAC updates and a second parse
+    // input): the body up to the member's comma, closed by `}`.
+    const signed = Buffer.allocUnsafe(cutStart + 1)
+    body.copy(signed, 0, 0, cutStart)
+    signed[cutStart] = 0x7d
+    if (timingSafeEqual(hmacOf(secretKey, signed), expected)) return { format: "json", fields: fieldsOfSignedJson(signed) }
   }
 
   let parsed
@@ -248,17 +271,14 @@ function verifyJson(body: Buffer, secretKey: string): VerifiedCallback {
 }
 
 /**
- * The fields of a body whose text up to `cutStart`, closed by `}`, carries a valid signature: the
- * text as signed. A body ending in its signature member is valid JSON exactly when that text is one
- * JSON object with at least one member and no member named verify_hash (findTrailingSignature),
- * so refusing any other text refuses exactly what the strict reading of the whole body refuses.
+ * The fields of a signed text: a body ending with its signature member, without that member and
+ * its comma. Such a body is valid JSON exactly when this text is one JSON object with at least one
+ * member and no member named verify_hash (findTrailingSignature), so refusing any other text
+ * refuses exactly what the strict reading of the whole body refuses.
  */
-function fieldsOfSignedJson(body: Buffer, cutStart: number): JsonObject {
-  const fast = readSignedJsonText(body, cutStart, VERIFY_HASH_FIELD)
+function fieldsOfSignedJson(signed: Buffer): JsonObject {
+  const fast = readSignedJsonText(signed, VERIFY_HASH_FIELD)
   if (fast !== undefined) return fast
-  const signed = Buffer.allocUnsafe(cutStart + 1)
-  body.copy(signed, 0, 0, cutStart)
-  signed[cutStart] = 0x7d
   let parsed
   try {
     parsed = parseJsonCallback(signed, VERIFY_HASH_FIELD)
@@ -280,6 +300,18 @@ function fieldsOfSignedJson(body: Buffer, cutStart: number): JsonObject {
 // ---- Forms (spec §6.3, first bullet) ----
 
 function verifyForm(body: Buffer, multipartContentType: string | null, secretKey: string): VerifiedCallback {
+  // Fast path for the usual urlencoded body: one pass to the signed text, one HMAC. It reads a
+  // body exactly as the general reader below does, or leaves it to that reader.
+  if (multipartContentType === null && isAscii(body)) {
+    const reading = readSortedUrlencoded(body, VERIFY_HASH_FIELD) ?? readUrlencodedFast(body, VERIFY_HASH_FIELD)
+    const expected = reading === undefined ? undefined : hexDigest(reading.signature)
+    if (reading !== undefined && expected !== undefined) {
+      const digest = createHmac("sha1", secretKey).update(reading.signedBytes).digest()
+      if (timingSafeEqual(digest, expected)) {
+        return { format: "form", fields: buildFieldObject(reading.names, reading.texts).object }
+      }
+    }
+  }
   const collector = new FormFieldCollector()
   let all: FormField[]
   try {

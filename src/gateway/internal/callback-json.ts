@@ -10,6 +10,13 @@
  * decoding). No library gives all four, so this file reads RFC 8259 JSON itself. It builds the
  * returned values directly (numbers as lexeme strings) and keeps on the side only what plain values
  * lose, so the slow path can write the same values back without a second parse.
+ *
+ * The exception is the common case, measured by `npm run bench` (issue 2 §4): a body ending with
+ * its signature member, whose signature is checked first on the received bytes without that
+ * member (findTrailingSignature). Only then, and only when that signed text is compact, without
+ * escapes, duplicates or nested objects, are its fields read with the engine's JSON.parse, numbers
+ * given back their lexeme from the text (readSignedJsonText); any other text goes to the strict
+ * reader.
  */
 
 import { buildFieldObject, defineField, findShape, objectOfShape } from "./callback-object"
@@ -590,11 +597,14 @@ export function hasUnpairedSurrogate(value: string): boolean {
  * undefined when the body does not end that way, or when whitespace precedes the comma (the
  * general reader's cut would then take the whitespace too).
  *
- * Why the end of the body is enough (spec §6.3 fast path): in valid JSON, `"` not preceded by `\`
- * delimits a string, so a body ending like this ends with a top-level member named `<name>` whose
- * value is that hex string; removing it (and its comma) leaves the other members. Conversely, when
- * the remaining text is one valid JSON object with at least one member, putting the member back
- * before its final `}` gives a valid object with one more member. readSignedJsonText checks that.
+ * Why the end of the body is enough (spec §6.3 fast path): a `"` whose preceding byte is not `\`
+ * is never escaped, so every quote of this ending delimits a string: in a valid body it is a
+ * top-level member named `<name>` whose value is that hex string (the final `}` closes the root),
+ * and removing it with its comma leaves the other members. Conversely, when the remaining text is
+ * one valid JSON object with at least one member and no member `<name>`, putting the member back
+ * before its final `}` gives a valid object with exactly one more member. The caller reads the
+ * fields only from a remaining text it has checked that way (readSignedJsonText, or the strict
+ * reader).
  */
 export function findTrailingSignature(body: Buffer, name: string): { cutStart: number; expected: Buffer } | undefined {
   const length = body.length
@@ -619,110 +629,108 @@ export function findTrailingSignature(body: Buffer, name: string): { cutStart: n
 }
 
 /**
- * The fields of a signed text `body[0, cutStart) + "}"`, read with the engine's JSON.parse when the
- * text is the common kind: compact, no escape, values that are strings, top-level numbers,
- * booleans, null, or lists of strings, booleans and nulls. Returns undefined for every other text
- * (nested objects, numbers in lists, whitespace, escapes, a duplicate name, a member named
- * `omitKey`, no member at all, bytes >= 0x80 in a name): the caller then reads it with the strict
- * reader, which decides.
+ * The fields of a signed text (a body without its trailing signature member `omitKey`, see
+ * findTrailingSignature), read with the engine's JSON.parse when the text is the common kind:
+ * compact, no backslash, no name starting with a digit or holding a byte >= 0x80, values that are
+ * strings, top-level numbers, booleans, null, or lists of strings, booleans and nulls. Returns
+ * undefined for every other text (nested objects, numbers in lists, whitespace, escapes, a
+ * duplicate name, a member `omitKey`, no member at all...): the caller then reads it with the
+ * strict reader, which decides.
  *
  * Why this is exact:
  * - The text is read as latin1 (one char per byte). JSON's structure is ASCII and every byte >= 0x80
  *   is a legal string character, so JSON.parse accepts exactly the texts it accepts as UTF-8.
- * - Numbers get their received lexeme back (resolveNumberLexemes), never the JS number's writing.
- * - The text's length is recomputed from the parsed members as if written compactly without
- *   escapes. Whitespace, an escape (always longer than the character it stands for) or a member
- *   lost to a duplicate name would each make the text longer than that: equal lengths mean the text
- *   is exactly the compact writing of these members, so each string is its raw bytes.
- * - Strings holding bytes >= 0x80 are then decoded as UTF-8: the body was checked to be UTF-8, and
- *   quotes are ASCII, so each string's bytes are whole UTF-8 sequences.
+ * - Without a backslash, every `"` delimits a string and each string's text is its raw bytes.
+ * - No name starts with a digit, so none is an array index, and the parsed object lists its members
+ *   in the order of the text (JS lists array-index names first).
+ * - Each member's offset is computed as if the text were written compactly, in that order. A
+ *   number's lexeme is read at its member's computed offset, after checking that `"<name>":` stands
+ *   there; for a name without `,` or `:` that is an opening quote (valid JSON puts a `,` or a `:`
+ *   between every closing quote and the next opening one), so it is a member of that name and the
+ *   lexeme is one the signer wrote, never the JS number's rewriting.
+ * - The text's length must then equal the compact length of the parsed members, each counted at
+ *   the size of one of its occurrences in the text. Whitespace or a member lost to a duplicate name
+ *   would make the text longer: equal lengths mean it is exactly the compact writing of these
+ *   members, so every computed offset is the real one.
+ * - A string holding bytes >= 0x80 is decoded as UTF-8 from the text's bytes at its offset: the
+ *   body was checked to be UTF-8 and quotes are ASCII, so each string's bytes are whole UTF-8
+ *   sequences. If the checks above fail after such a decoding, the object is dropped (undefined):
+ *   nothing decoded at a wrong offset is ever returned.
  */
-export function readSignedJsonText(body: Buffer, cutStart: number, omitKey: string): JsonObject | undefined {
-  const text = body.toString("latin1", 0, cutStart) + "}"
+export function readSignedJsonText(signed: Buffer, omitKey: string): JsonObject | undefined {
+  const text = signed.toString("latin1")
   let root: unknown
   try {
     root = JSON.parse(text)
   } catch {
     return undefined
   }
-  if (typeof root !== "object" || root === null || Array.isArray(root)) return undefined
+  if (typeof root !== "object" || root === null || Array.isArray(root) || text.indexOf("\\") !== -1) return undefined
   const object = root as Record<string, unknown>
-  const keys = Object.keys(object)
-  // `{` and `}`, then per member its quoted name, `:`, its value and a comma (one fewer than members).
-  let size = 1
-  let numbers = 0
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k]
+  // Each byte >= 0x80, read as one latin1 char, is two bytes of UTF-8: how many such bytes are left
+  // to find. Strings are checked only while some are.
+  let high = Buffer.byteLength(text, "utf8") - text.length
+  // Where the next member starts if the text is compact: after `{`, then each member and a comma.
+  let offset = 1
+  let members = 0
+  // for-in reads the members through V8's fast path. It would also list inherited enumerable
+  // names: a JSON.parse object inherits only from Object.prototype, which must have none.
+  if (Object.keys(Object.prototype).length !== 0) return undefined
+  for (const key in object) {
+    members++
+    const first = key.charCodeAt(0)
+    if ((first >= 0x30 && first <= 0x39) || key === omitKey) return undefined
     const value = object[key]
-    size += key.length + 4
-    if (typeof value === "string") size += value.length + 2
-    else if (typeof value === "number") numbers++
-    else if (value === null || value === true) size += 4
-    else if (value === false) size += 5
+    const memberStart = offset
+    // The value starts after the quoted name and `:`; the member ends with a comma (or the `}`).
+    const valueStart = memberStart + key.length + 3
+    if (typeof value === "string") {
+      offset = valueStart + value.length + 3
+      if (high > 0) {
+        const count = Buffer.byteLength(value, "utf8") - value.length
+        if (count > 0) {
+          object[key] = signed.toString("utf8", valueStart + 1, offset - 2)
+          high -= count
+        }
+      }
+    } else if (typeof value === "number") {
+      const lexeme = numberLexemeAt(text, memberStart, key)
+      if (lexeme === undefined) return undefined
+      object[key] = lexeme
+      offset = valueStart + lexeme.length + 1
+    } else if (value === null || value === true) offset = valueStart + 5
+    else if (value === false) offset = valueStart + 6
     else if (Array.isArray(value)) {
       const listSize = compactListSize(value)
       if (listSize < 0) return undefined
-      size += listSize
+      if (high > 0) high -= decodeListItems(signed, value, valueStart)
+      offset = valueStart + listSize + 1
     } else return undefined
   }
-  if (keys.length === 0 || Object.prototype.hasOwnProperty.call(object, omitKey)) return undefined
-  if (numbers > 0) {
-    const lexemesSize = resolveNumberLexemes(text, object, keys, numbers)
-    if (lexemesSize < 0) return undefined
-    size += lexemesSize
-  }
-  if (size !== text.length) return undefined
-  // Bytes >= 0x80 are two UTF-8 bytes each once read as latin1 chars: their count, to find them.
-  let high = Buffer.byteLength(text, "utf8") - text.length
-  for (let k = 0; k < keys.length && high > 0; k++) {
-    const value = object[keys[k]]
-    if (typeof value === "string") {
-      const count = Buffer.byteLength(value, "utf8") - value.length
-      if (count > 0) {
-        object[keys[k]] = Buffer.from(value, "latin1").toString("utf8")
-        high -= count
-      }
-    } else if (Array.isArray(value)) {
-      high -= decodeListItems(value)
-    }
-  }
-  // What is left is in member names: the strict reader builds those.
-  if (high !== 0) return undefined
+  // high > 0: bytes >= 0x80 in a name, which the strict reader builds.
+  if (members === 0 || offset !== text.length || high !== 0) return undefined
   return object as JsonObject
 }
 
 /**
- * Replaces each of the `count` top-level JS numbers of `object` by its lexeme in `text`; returns
- * the lexemes' total length, or -1 when they cannot all be found this way.
- *
- * In a text without a backslash every `"` delimits a string. Between a string's closing quote and
- * the next opening quote, valid JSON always has a `,` or a `:`; so for a name holding neither, an
- * occurrence of `"<name>":` starts with an opening quote and is that member (a duplicate name is
- * refused by the caller's length check). Its value is the number token that follows; anything but
- * a JSON number followed by `,` or `}` is left to the strict reader.
+ * The lexeme of the number member `"<key>":<number>` when it stands at `at`, followed by `,` or
+ * `}`; undefined otherwise, or when the name holds a `,` or a `:` (see readSignedJsonText).
+ * JSON.parse accepted the text, and a number token is followed by whitespace or a structural
+ * character, never by a number character: the longest run of those is exactly the token.
  */
-function resolveNumberLexemes(text: string, object: Record<string, unknown>, keys: readonly string[], count: number): number {
-  if (text.indexOf("\\") !== -1) return -1
-  let size = 0
-  let left = count
-  for (let k = 0; k < keys.length && left > 0; k++) {
-    const key = keys[k]
-    if (typeof object[key] !== "number") continue
-    if (key.indexOf(",") !== -1 || key.indexOf(":") !== -1) return -1
-    const start = text.indexOf(`"${key}":`)
-    if (start === -1) return -1
-    const lexemeStart = start + key.length + 3
-    let end = lexemeStart
-    while (isNumberChar(text.charCodeAt(end))) end++
-    const next = text.charCodeAt(end)
-    if (next !== COMMA && next !== 0x7d) return -1
-    const lexeme = text.slice(lexemeStart, end)
-    if (!NUMBER_RE.test(lexeme)) return -1
-    object[key] = lexeme
-    size += lexeme.length
-    left--
+function numberLexemeAt(text: string, at: number, key: string): string | undefined {
+  if (text.charCodeAt(at) !== QUOTE) return undefined
+  let pos = at + 1
+  for (let i = 0; i < key.length; i++, pos++) {
+    const code = key.charCodeAt(i)
+    if (code === COMMA || code === COLON || text.charCodeAt(pos) !== code) return undefined
   }
-  return left === 0 ? size : -1
+  if (text.charCodeAt(pos) !== QUOTE || text.charCodeAt(pos + 1) !== COLON) return undefined
+  pos += 2
+  const start = pos
+  while (isNumberChar(text.charCodeAt(pos))) pos++
+  const next = text.charCodeAt(pos)
+  return pos > start && (next === COMMA || next === 0x7d) ? text.slice(start, pos) : undefined
 }
 
 /** The compact length of a list of strings, booleans and nulls; -1 for any other list. */
@@ -739,17 +747,25 @@ function compactListSize(list: unknown[]): number {
   return size
 }
 
-/** Decodes the list's latin1-read strings holding bytes >= 0x80; returns how many such bytes. */
-function decodeListItems(list: unknown[]): number {
-  let decoded = 0
+/**
+ * Decodes, from the body, the strings holding bytes >= 0x80 of a compact list starting at
+ * `listStart` (its `[`); returns how many such bytes it found.
+ */
+function decodeListItems(body: Buffer, list: unknown[], listStart: number): number {
+  let found = 0
+  let at = listStart + 1
   for (let i = 0; i < list.length; i++) {
     const item = list[i]
-    if (typeof item !== "string") continue
-    const count = Buffer.byteLength(item, "utf8") - item.length
-    if (count > 0) {
-      list[i] = Buffer.from(item, "latin1").toString("utf8")
-      decoded += count
+    if (typeof item === "string") {
+      const count = Buffer.byteLength(item, "utf8") - item.length
+      if (count > 0) {
+        list[i] = body.toString("utf8", at + 1, at + 1 + item.length)
+        found += count
+      }
+      at += item.length + 3
+    } else {
+      at += item === false ? 6 : 5
     }
   }
-  return decoded
+  return found
 }
