@@ -528,6 +528,20 @@ describe("JSON bodies whose signed text is unusual (the key holder signed exactl
     expect(fieldsOf('{"b":"1","10":"x","2":"y","é":"ü"}')).toEqual({ b: "1", 10: "x", 2: "y", é: "ü" })
   })
 
+  it("decodes every non-ASCII string of a compact text, list items included", () => {
+    expect(fieldsOf('{"a":"é","b":"plain","c":["x","–🚀","y","Zoë"],"d":7,"e":"Ü"}')).toEqual({
+      a: "é",
+      b: "plain",
+      c: ["x", "–🚀", "y", "Zoë"],
+      d: "7",
+      e: "Ü",
+    })
+  })
+
+  it("reads a non-ASCII member name that follows non-ASCII values", () => {
+    expect(fieldsOf('{"a":"é","ñame":"ü","z":["ø"]}')).toEqual({ a: "é", ñame: "ü", z: ["ø"] })
+  })
+
   it("keeps a __proto__ string member as an own field", () => {
     const fields = fieldsOf('{"__proto__":"x","a":"é"}')
     expect(Object.getPrototypeOf(fields)).toBe(Object.prototype)

@@ -22,7 +22,7 @@
  *   time). An empty `verify_hash` counts as missing.
  * - A body over 1 MiB is refused before it is read, with reason `malformed_body`.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHmac, randomBytes, timingSafeEqual, type Hmac } from "node:crypto"
 import { isAscii, isUtf8 } from "node:buffer"
 import { GatewayError } from "./errors"
 import { classifyContentType } from "../internal/callback-content-type"
@@ -200,8 +200,16 @@ function badSignature(): CallbackVerificationError {
   return new CallbackVerificationError("bad_signature", "the callback's verify_hash does not match its fields")
 }
 
+/**
+ * A fresh HMAC-SHA1 (spec §6.3) keyed with the shop secret. Nothing is cached between calls: no
+ * secret or key object outlives the call that used it.
+ */
+function hmacSha1(secretKey: string): Hmac {
+  return createHmac("sha1", secretKey)
+}
+
 function hmacOf(secretKey: string, data: Buffer): Buffer {
-  return createHmac("sha1", secretKey).update(data).digest()
+  return hmacSha1(secretKey).update(data).digest()
 }
 
 // ---- JSON (spec §6.3, second bullet) ----
@@ -228,12 +236,10 @@ function verifyJson(body: Buffer, secretKey: string): VerifiedCallback {
   const trailing = findTrailingSignature(body, VERIFY_HASH_FIELD)
   if (trailing !== undefined) {
     const { cutStart, expected } = trailing
-    // One copy of the signed text (cheaper, measured, than two HMAC updates and a second parse
-    // input): the body up to the member's comma, closed by `}`.
-    const signed = Buffer.allocUnsafe(cutStart + 1)
-    body.copy(signed, 0, 0, cutStart)
-    signed[cutStart] = 0x7d
-    if (timingSafeEqual(hmacOf(secretKey, signed), expected)) return { format: "json", fields: fieldsOfSignedJson(signed) }
+    // The signed text is the body up to the member's comma, closed by `}`: fed to the HMAC in two
+    // pieces, with no copy (measured cheaper than a copied buffer or a latin1 string).
+    const digest = hmacSha1(secretKey).update(body.subarray(0, cutStart)).update(CLOSING_BRACE).digest()
+    if (timingSafeEqual(digest, expected)) return { format: "json", fields: fieldsOfSignedJson(body, cutStart) }
   }
 
   let parsed
@@ -270,15 +276,20 @@ function verifyJson(body: Buffer, secretKey: string): VerifiedCallback {
   throw badSignature()
 }
 
+/** The `}` that closes the signed text of a body whose trailing signature member is cut off. */
+const CLOSING_BRACE = Buffer.from("}")
+
 /**
  * The fields of a signed text: a body ending with its signature member, without that member and
- * its comma. Such a body is valid JSON exactly when this text is one JSON object with at least one
- * member and no member named verify_hash (findTrailingSignature), so refusing any other text
- * refuses exactly what the strict reading of the whole body refuses.
+ * its comma (the body's first `cutStart` bytes, then `}`). Such a body is valid JSON exactly when
+ * this text is one JSON object with at least one member and no member named verify_hash
+ * (findTrailingSignature), so refusing any other text refuses exactly what the strict reading of
+ * the whole body refuses.
  */
-function fieldsOfSignedJson(signed: Buffer): JsonObject {
-  const fast = readSignedJsonText(signed, VERIFY_HASH_FIELD)
+function fieldsOfSignedJson(body: Buffer, cutStart: number): JsonObject {
+  const fast = readSignedJsonText(body, cutStart, VERIFY_HASH_FIELD)
   if (fast !== undefined) return fast
+  const signed = Buffer.concat([body.subarray(0, cutStart), CLOSING_BRACE])
   let parsed
   try {
     parsed = parseJsonCallback(signed, VERIFY_HASH_FIELD)
@@ -306,7 +317,7 @@ function verifyForm(body: Buffer, multipartContentType: string | null, secretKey
     const reading = readSortedUrlencoded(body, VERIFY_HASH_FIELD) ?? readUrlencodedFast(body, VERIFY_HASH_FIELD)
     const expected = reading === undefined ? undefined : hexDigest(reading.signature)
     if (reading !== undefined && expected !== undefined) {
-      const digest = createHmac("sha1", secretKey).update(reading.signedBytes).digest()
+      const digest = hmacSha1(secretKey).update(reading.signedBytes).digest()
       if (timingSafeEqual(digest, expected)) {
         return { format: "form", fields: buildFieldObject(reading.names, reading.texts).object }
       }
@@ -332,7 +343,7 @@ function verifyForm(body: Buffer, multipartContentType: string | null, secretKey
   }
   const expected = readVerifyHash(hashField.text)
   const signedFields = all.filter((_, i) => i !== hashIndex)
-  const digest = createHmac("sha1", secretKey).update(formSigningText(signedFields), "latin1").digest()
+  const digest = hmacSha1(secretKey).update(formSigningText(signedFields), "latin1").digest()
   if (!timingSafeEqual(digest, expected)) throw badSignature()
   return { format: "form", fields: formFields(signedFields) }
 }
@@ -529,7 +540,7 @@ function signForm(fields: CallbackInputFields, options: SignCallbackOptions, sec
       signed.push({ name, text: signedText, bytes: toByteString(signedText) })
     }
   }
-  const verifyHash = createHmac("sha1", secretKey).update(formSigningText(signed), "latin1").digest("hex")
+  const verifyHash = hmacSha1(secretKey).update(formSigningText(signed), "latin1").digest("hex")
   toWrite.push({ name: VERIFY_HASH_FIELD, value: verifyHash })
   const result = { verifyHash, fields: formFields(signed) }
 

@@ -19,6 +19,7 @@
  * reader.
  */
 
+import { latin1Text, utf8Text } from "./callback-bytes"
 import { buildFieldObject, defineField, findShape, objectOfShape } from "./callback-object"
 
 export { defineField }
@@ -628,6 +629,20 @@ export function findTrailingSignature(body: Buffer, name: string): { cutStart: n
   return { cutStart, expected }
 }
 
+/** A char of a latin1 text that stands for a byte >= 0x80. */
+const HIGH_BYTE_RE = /[\u0080-\u00ff]/g
+
+/** Offset of the first byte >= 0x80 at or after `from` in the latin1 `text`; Infinity when none. */
+function nextHighByte(text: string, from: number): number {
+  HIGH_BYTE_RE.lastIndex = from
+  return HIGH_BYTE_RE.test(text) ? HIGH_BYTE_RE.lastIndex - 1 : Infinity
+}
+
+/** How many bytes >= 0x80 a latin1 text holds (each is two bytes of UTF-8). */
+function highByteCount(text: string): number {
+  return Buffer.byteLength(text, "utf8") - text.length
+}
+
 /**
  * The fields of a signed text (a body without its trailing signature member `omitKey`, see
  * findTrailingSignature), read with the engine's JSON.parse when the text is the common kind:
@@ -637,9 +652,12 @@ export function findTrailingSignature(body: Buffer, name: string): { cutStart: n
  * duplicate name, a member `omitKey`, no member at all...): the caller then reads it with the
  * strict reader, which decides.
  *
+ * The signed text is the body's first `cutStart` bytes, then `}`.
+ *
  * Why this is exact:
- * - The text is read as latin1 (one char per byte). JSON's structure is ASCII and every byte >= 0x80
- *   is a legal string character, so JSON.parse accepts exactly the texts it accepts as UTF-8.
+ * - The text is read as latin1 (one char per byte, offsets are byte offsets). JSON's structure is
+ *   ASCII and every byte >= 0x80 is a legal string character, so JSON.parse accepts the latin1
+ *   text exactly when a reader of its UTF-8 accepts the text.
  * - Without a backslash, every `"` delimits a string and each string's text is its raw bytes.
  * - No name starts with a digit, so none is an array index, and the parsed object lists its members
  *   in the order of the text (JS lists array-index names first).
@@ -648,17 +666,24 @@ export function findTrailingSignature(body: Buffer, name: string): { cutStart: n
  *   there; for a name without `,` or `:` that is an opening quote (valid JSON puts a `,` or a `:`
  *   between every closing quote and the next opening one), so it is a member of that name and the
  *   lexeme is one the signer wrote, never the JS number's rewriting.
- * - The text's length must then equal the compact length of the parsed members, each counted at
+ * - The signed text's length must then equal the compact length of the parsed members, each counted at
  *   the size of one of its occurrences in the text. Whitespace or a member lost to a duplicate name
  *   would make the text longer: equal lengths mean it is exactly the compact writing of these
  *   members, so every computed offset is the real one.
- * - A string holding bytes >= 0x80 is decoded as UTF-8 from the text's bytes at its offset: the
- *   body was checked to be UTF-8 and quotes are ASCII, so each string's bytes are whole UTF-8
- *   sequences. If the checks above fail after such a decoding, the object is dropped (undefined):
- *   nothing decoded at a wrong offset is ever returned.
+ * - Bytes >= 0x80 are found by position (nextHighByte), and each must fall inside a string value
+ *   at its computed offset, which is then decoded as UTF-8 from the body's bytes there: the body
+ *   was checked to be UTF-8 and quotes are ASCII, so each string's bytes are whole UTF-8 sequences.
+ *   Every such byte must be accounted for (one in a name sends the text to the strict reader). If
+ *   the checks above fail after such a decoding, the object is dropped (undefined): nothing decoded
+ *   at a wrong offset is ever returned.
  */
-export function readSignedJsonText(signed: Buffer, omitKey: string): JsonObject | undefined {
-  const text = signed.toString("latin1")
+export function readSignedJsonText(body: Buffer, cutStart: number, omitKey: string): JsonObject | undefined {
+  // The whole body is parsed and its last member deleted: cheaper, measured, than building the
+  // signed text as a second string. The body is the signed text with that member inserted before
+  // its final `}`, so it is valid JSON exactly when the signed text is, and the checks below hold
+  // the members left to the signed text: `text` is read only before `cutStart`, where both agree.
+  const text = latin1Text(body, 0, body.length)
+  const signedLength = cutStart + 1
   let root: unknown
   try {
     root = JSON.parse(text)
@@ -667,9 +692,13 @@ export function readSignedJsonText(signed: Buffer, omitKey: string): JsonObject 
   }
   if (typeof root !== "object" || root === null || Array.isArray(root) || text.indexOf("\\") !== -1) return undefined
   const object = root as Record<string, unknown>
-  // Each byte >= 0x80, read as one latin1 char, is two bytes of UTF-8: how many such bytes are left
-  // to find. Strings are checked only while some are.
-  let high = Buffer.byteLength(text, "utf8") - text.length
+  // The signature member: the last one, so deleting it keeps V8's fast object. Were the name also
+  // earlier in the text, the lengths compared below would differ (that occurrence is in the signed
+  // text, not in the object) and the strict reader would refuse the duplicate.
+  delete object[omitKey]
+  // Bytes >= 0x80 still to find, and where the next one stands (Infinity: none left).
+  let left = highByteCount(text)
+  let high = left === 0 ? Infinity : nextHighByte(text, 0)
   // Where the next member starts if the text is compact: after `{`, then each member and a comma.
   let offset = 1
   let members = 0
@@ -684,14 +713,14 @@ export function readSignedJsonText(signed: Buffer, omitKey: string): JsonObject 
     const memberStart = offset
     // The value starts after the quoted name and `:`; the member ends with a comma (or the `}`).
     const valueStart = memberStart + key.length + 3
+    // A byte >= 0x80 before the value: in the name, which the strict reader builds.
+    if (high < valueStart) return undefined
     if (typeof value === "string") {
       offset = valueStart + value.length + 3
-      if (high > 0) {
-        const count = Buffer.byteLength(value, "utf8") - value.length
-        if (count > 0) {
-          object[key] = signed.toString("utf8", valueStart + 1, offset - 2)
-          high -= count
-        }
+      if (high < offset) {
+        object[key] = utf8Text(body, valueStart + 1, offset - 2)
+        left -= highByteCount(value)
+        high = left === 0 ? Infinity : nextHighByte(text, offset)
       }
     } else if (typeof value === "number") {
       const lexeme = numberLexemeAt(text, memberStart, key)
@@ -701,14 +730,26 @@ export function readSignedJsonText(signed: Buffer, omitKey: string): JsonObject 
     } else if (value === null || value === true) offset = valueStart + 5
     else if (value === false) offset = valueStart + 6
     else if (Array.isArray(value)) {
-      const listSize = compactListSize(value)
-      if (listSize < 0) return undefined
-      if (high > 0) high -= decodeListItems(signed, value, valueStart)
-      offset = valueStart + listSize + 1
+      // After `[`, each item and a comma (or the `]`); an empty list is `[]`.
+      let at = valueStart + 1
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i]
+        if (typeof item === "string") {
+          const end = at + item.length + 2
+          if (high < end) {
+            value[i] = utf8Text(body, at + 1, end - 1)
+            left -= highByteCount(item)
+            high = left === 0 ? Infinity : nextHighByte(text, end)
+          }
+          at = end + 1
+        } else if (item === null || item === true) at += 5
+        else if (item === false) at += 6
+        else return undefined
+      }
+      offset = (value.length === 0 ? valueStart + 2 : at) + 1
     } else return undefined
   }
-  // high > 0: bytes >= 0x80 in a name, which the strict reader builds.
-  if (members === 0 || offset !== text.length || high !== 0) return undefined
+  if (members === 0 || offset !== signedLength || left !== 0) return undefined
   return object as JsonObject
 }
 
@@ -731,41 +772,4 @@ function numberLexemeAt(text: string, at: number, key: string): string | undefin
   while (isNumberChar(text.charCodeAt(pos))) pos++
   const next = text.charCodeAt(pos)
   return pos > start && (next === COMMA || next === 0x7d) ? text.slice(start, pos) : undefined
-}
-
-/** The compact length of a list of strings, booleans and nulls; -1 for any other list. */
-function compactListSize(list: unknown[]): number {
-  if (list.length === 0) return 2
-  let size = 1
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i]
-    if (typeof item === "string") size += item.length + 3
-    else if (item === null || item === true) size += 5
-    else if (item === false) size += 6
-    else return -1
-  }
-  return size
-}
-
-/**
- * Decodes, from the body, the strings holding bytes >= 0x80 of a compact list starting at
- * `listStart` (its `[`); returns how many such bytes it found.
- */
-function decodeListItems(body: Buffer, list: unknown[], listStart: number): number {
-  let found = 0
-  let at = listStart + 1
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i]
-    if (typeof item === "string") {
-      const count = Buffer.byteLength(item, "utf8") - item.length
-      if (count > 0) {
-        list[i] = body.toString("utf8", at + 1, at + 1 + item.length)
-        found += count
-      }
-      at += item.length + 3
-    } else {
-      at += item === false ? 6 : 5
-    }
-  }
-  return found
 }
