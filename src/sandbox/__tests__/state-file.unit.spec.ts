@@ -3,33 +3,17 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 import { Dec, startSandbox } from "../index"
+import { invoiceInput } from "./helpers"
 
 describe("state file (--state)", () => {
   it("an invoice created before a restart is there after it", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "sandbox-state-")), "state.json")
     const first = await startSandbox({ port: 0, stateFile: file, tickIntervalMs: 0 })
     const shop = first.core.shops[0]
-    const { invoice } = await first.core.createInvoice(shop, {
-      order_number: "persisted",
-      order_name: "Persisted",
-      psys_cid: "LTC",
-      amount: new Dec("1.25"),
-      source_currency: null,
-      source_amount: null,
-      allowed_psys_cids: [],
-      description: null,
-      email: null,
-      language: "en_US",
-      plugin: null,
-      version: null,
-      callback_url: null,
-      success_callback_url: null,
-      fail_callback_url: null,
-      success_invoice_url: null,
-      fail_invoice_url: null,
-      expire_min: 600,
-      return_existing: false,
-    })
+    const { invoice } = await first.core.createInvoice(
+      shop,
+      invoiceInput({ order_number: "persisted", order_name: "Persisted", psys_cid: "LTC", amount: new Dec("1.25") })
+    )
     await first.close()
     const second = await startSandbox({ port: 0, stateFile: file, tickIntervalMs: 0 })
     const restored = second.core.invoice(invoice.txn_id)
