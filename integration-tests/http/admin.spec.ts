@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import path from "node:path"
 import type { IAuthModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { generateJwtToken, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
@@ -75,6 +75,55 @@ async function withdrawalsAtGateway(address: string): Promise<number> {
     if (operation.wallet_hash === address) count += 1
   }
   return count
+}
+
+/** The cash_outs to `address` the gateway (the sandbox) holds, read through the client: their coin amounts. */
+async function cashOutAmountsAtGateway(address: string): Promise<string[]> {
+  const amounts: string[] = []
+  for await (const operation of gateway.operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) {
+    if (operation.wallet_hash === address) amounts.push(operation.amount?.toFixed() ?? "none")
+  }
+  return amounts
+}
+
+/** The shop's ETH balance in the sandbox's own books. */
+function sandboxEthBalance(): Decimal {
+  const seedShop = sandbox.core.shopByKey(shop.secretKey)
+  if (seedShop === undefined) throw new Error("the sandbox does not know the test shop")
+  return new Decimal(sandbox.core.balance(seedShop, "ETH").toFixed())
+}
+
+/** The fee the sandbox charged for its one cash_out to `address` (spec §2.3 `fee`). */
+function sandboxFeeOfCashOut(address: string): Decimal {
+  const seedShop = sandbox.core.shopByKey(shop.secretKey)
+  const [record] = seedShop === undefined ? [] : sandbox.core.operations(seedShop).filter((r) => r.type === "cash_out" && "withdrawal" in r && r.withdrawal.to[0] === address)
+  if (record === undefined || !("withdrawal" in record)) throw new Error(`the sandbox holds no cash_out to ${address}`)
+  return new Decimal(record.withdrawal.fee)
+}
+
+/** What is due on an invoice in the sandbox and to how many decimals its coin goes. */
+function dueAt(txnId: string): { total: Decimal; precision: number } {
+  const invoice = sandbox.core.invoice(txnId)
+  const coin = invoice === undefined ? undefined : sandbox.core.coin(invoice.psys_cid)
+  if (invoice === undefined || coin === undefined) throw new Error(`the sandbox has no invoice ${txnId}`)
+  return { total: new Decimal(invoice.invoice_total_sum), precision: coin.precision }
+}
+
+/**
+ * The shopper pays `fraction` of a 10.50 EUR ETH invoice (rounded to the coin's precision: up when
+ * paying more, down when paying less) and the sandbox delivers the callbacks. Returns the order the
+ * payment placed and the exact coin amount paid.
+ */
+async function orderPaidInPart(container: MedusaContainer, api: AxiosInstance, fraction: string): Promise<{ orderId: string; txnId: string; paid: Decimal; due: Decimal }> {
+  const store = await createCryptoStore(container)
+  const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+  const { total, precision } = dueAt(txnId)
+  const paid = total.times(fraction).toDecimalPlaces(precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN)
+  await sandboxControl(sandbox, shop, `/invoices/${txnId}/pay`, { amount: paid.toFixed() })
+  await sandbox.callbacksIdle()
+  const orderIds = await orderIdsForCart(container, store.cartId)
+  if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
+  return { orderId: orderIds[0], txnId, paid, due: total }
 }
 
 const withdrawal = (address: string, amount = "0.01", key = `key-${randomBytes(8).toString("hex")}`) => ({
@@ -346,6 +395,18 @@ medusaIntegrationTestRunner({
         expect(await withdrawalsAtGateway(address)).toBe(1)
       })
 
+      it("sends a refund of the whole refundable amount once when the request is retried", async () => {
+        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId }, auth)
+        const address = ethAddress()
+        const body = { idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, rate: quoted.quote.rate, address }
+        const first = await admin().post("/admin/crypto/refunds", body, auth)
+        const again = await admin().post("/admin/crypto/refunds", body, auth)
+        expect(first.data.withdrawal).toMatchObject({ status: "completed", source_amount: "10.5", total_amount: quoted.quote.coin_amount })
+        expect(again.data).toMatchObject({ replayed: true, withdrawal: { id: first.data.withdrawal.id } })
+        expect(await cashOutAmountsAtGateway(address)).toEqual([quoted.quote.coin_amount])
+      })
+
       it("records the sent crypto refund as the Medusa refund of the payment", async () => {
         const orderId = await orderPaidInCrypto(getContainer(), api)
         const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "4.25" }, auth)
@@ -354,6 +415,114 @@ medusaIntegrationTestRunner({
         expect(data.withdrawal.refund_id).toMatch(/^ref_/)
         const widget = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
         expect(widget.data.payments[0]).toMatchObject({ refunded: "4.25", refundable: "6.25" })
+      })
+    })
+
+    describe("refunds of over- and underpayments", () => {
+      const refundOf = (orderId: string, kind: "overpayment" | "underpayment", address: string) => ({
+        idempotency_key: `key-${randomBytes(8).toString("hex")}`,
+        order_id: orderId,
+        kind,
+        address,
+      })
+
+      it("sends the overpaid coins once as a cash_out of exactly the overpaid amount and marks the overpayment refunded", async () => {
+        const { orderId, paid, due } = await orderPaidInPart(getContainer(), api, "1.1")
+        const overpaid = paid.minus(due).toFixed()
+        const before = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
+        expect(before.data.invoices[0]).toMatchObject({ overpaid_amount: overpaid, refund_due_amount: null })
+        const address = ethAddress()
+        const balanceBefore = sandboxEthBalance()
+
+        const body = refundOf(orderId, "overpayment", address)
+        const first = await admin().post("/admin/crypto/refunds", body, auth)
+        const again = await admin().post("/admin/crypto/refunds", body, auth)
+
+        expect(first.data.withdrawal).toMatchObject({
+          purpose: "overpayment",
+          status: "completed",
+          type: "cash_out",
+          psys_cid: "ETH",
+          order_id: orderId,
+          invoice_id: before.data.invoices[0].id,
+          total_amount: overpaid,
+          recipients: [{ address, amount: overpaid }],
+          requested_by: expect.stringMatching(/^user_/),
+        })
+        expect(again.data).toMatchObject({ replayed: true, withdrawal: { id: first.data.withdrawal.id } })
+        expect(await cashOutAmountsAtGateway(address)).toEqual([overpaid])
+        expect(balanceBefore.minus(sandboxEthBalance()).toFixed()).toBe(new Decimal(overpaid).plus(sandboxFeeOfCashOut(address)).toFixed())
+        const after = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
+        expect(after.data.withdrawals).toEqual([expect.objectContaining({ id: first.data.withdrawal.id, purpose: "overpayment", status: "completed", total_amount: overpaid })])
+        // The overpayment was never part of the order's captured amount: no Medusa refund for it.
+        expect(after.data.payments[0]).toMatchObject({ captured: "10.5", refunded: "0" })
+      })
+
+      it("refuses a second refund of an overpayment already refunded in full, naming the amount, and sends nothing", async () => {
+        const { orderId } = await orderPaidInPart(getContainer(), api, "1.1")
+        await admin().post("/admin/crypto/refunds", refundOf(orderId, "overpayment", ethAddress()), auth)
+        const address = ethAddress()
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/refunds", refundOf(orderId, "overpayment", address), auth))
+        expect(status).toBe(400)
+        expect(message).toContain("at most the 0 ETH still due")
+        expect(message).toContain("(field: amount)")
+        expect(await cashOutAmountsAtGateway(address)).toEqual([])
+      })
+
+      it("sends what an underpaid invoice beyond the tolerance received, once, and marks the refund due paid", async () => {
+        const container = getContainer()
+        const { orderId, paid } = await orderPaidInPart(container, api, "0.9")
+        // The invoice expires underpaid: the order placed on detection is canceled, the refund due recorded.
+        await sandboxControl(sandbox, shop, "/clock/advance", { seconds: 7200 })
+        await sandbox.callbacksIdle()
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const { data: orders } = await query.graph({ entity: "order", fields: ["status"], filters: { id: orderId } })
+        expect(orders[0].status).toBe("canceled")
+        const before = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
+        expect(before.data.invoices[0]).toMatchObject({ session_status: "canceled", received_amount: paid.toFixed(), refund_due_amount: paid.toFixed(), overpaid_amount: null })
+        const address = ethAddress()
+        const balanceBefore = sandboxEthBalance()
+
+        const body = refundOf(orderId, "underpayment", address)
+        const first = await admin().post("/admin/crypto/refunds", body, auth)
+        const again = await admin().post("/admin/crypto/refunds", body, auth)
+
+        expect(first.data.withdrawal).toMatchObject({
+          purpose: "underpayment",
+          status: "completed",
+          type: "cash_out",
+          order_id: orderId,
+          invoice_id: before.data.invoices[0].id,
+          total_amount: paid.toFixed(),
+          recipients: [{ address, amount: paid.toFixed() }],
+        })
+        expect(again.data).toMatchObject({ replayed: true, withdrawal: { id: first.data.withdrawal.id } })
+        expect(await cashOutAmountsAtGateway(address)).toEqual([paid.toFixed()])
+        expect(balanceBefore.minus(sandboxEthBalance()).toFixed()).toBe(paid.plus(sandboxFeeOfCashOut(address)).toFixed())
+        const after = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
+        expect(after.data.withdrawals).toEqual([expect.objectContaining({ id: first.data.withdrawal.id, purpose: "underpayment", status: "completed", total_amount: paid.toFixed() })])
+        const more = await requestFailure(admin().post("/admin/crypto/refunds", refundOf(orderId, "underpayment", ethAddress()), auth))
+        expect(more).toMatchObject({ status: 400, message: expect.stringContaining("(field: amount)") })
+      })
+
+      it("refuses to refund an overpayment of an order paid exactly, naming the kind, and sends nothing", async () => {
+        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const address = ethAddress()
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/refunds", refundOf(orderId, "overpayment", address), auth))
+        expect(status).toBe(400)
+        expect(message).toContain("no overpaid crypto invoice")
+        expect(message).toContain("(field: kind)")
+        expect(await cashOutAmountsAtGateway(address)).toEqual([])
+      })
+
+      it("refuses an overpayment refund above what is still due, naming the amount, and sends nothing", async () => {
+        const { orderId, paid, due } = await orderPaidInPart(getContainer(), api, "1.1")
+        const address = ethAddress()
+        const tooMuch = paid.minus(due).plus("0.00000001").toFixed()
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/refunds", { ...refundOf(orderId, "overpayment", address), amount: tooMuch }, auth))
+        expect(status).toBe(400)
+        expect(message).toContain("(field: amount)")
+        expect(await cashOutAmountsAtGateway(address)).toEqual([])
       })
     })
 

@@ -4,7 +4,7 @@ import { Decimal } from "decimal.js"
 import { resolveCryptoModuleService } from "../lib/gateway"
 import { listCryptoOrderPayments, quoteCryptoRefund } from "../lib/refund"
 import { Wide } from "../lib/withdrawal"
-import type { ReserveCryptoWithdrawalInput } from "./reserve-crypto-withdrawal"
+import type { CryptoWithdrawalRecord, ReserveCryptoWithdrawalInput } from "./reserve-crypto-withdrawal"
 
 export interface CreateCryptoRefundInput {
   idempotency_key: string
@@ -26,8 +26,51 @@ export const prepareCryptoRefundStepId = "prepare-crypto-refund"
 
 const SETTLED_OR_OPEN = ["requested", "sending", "completed", "outcome_unknown"]
 
+/** The parts of a recorded refund withdrawal that decide whether a request replays it. */
+export type RecordedCryptoRefund = Pick<
+  CryptoWithdrawalRecord,
+  "id" | "provider_id" | "psys_cid" | "purpose" | "order_id" | "payment_id" | "invoice_id" | "total_amount" | "source_currency" | "source_amount" | "source_rate"
+>
+
+/**
+ * The withdrawal input of a request whose idempotency key is recorded already (a double click, a
+ * retry): the recorded coin amount, not a new check of what is still refundable — that check now
+ * counts this very refund and would refuse its replay. The reservation step then answers the
+ * recorded withdrawal (or refuses another address, by its fingerprint) and sends nothing.
+ */
+export function replayOfRecordedRefund(recorded: RecordedCryptoRefund, input: CreateCryptoRefundInput): ReserveCryptoWithdrawalInput {
+  const recordedAmount = input.kind === "refund" ? recorded.source_amount : recorded.total_amount
+  const sameAmount = input.amount === undefined || (recordedAmount !== null && new Decimal(input.amount).eq(recordedAmount))
+  if (recorded.purpose !== input.kind || recorded.order_id !== input.order_id || !sameAmount) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `idempotency_key "${input.idempotency_key}" was already used for another withdrawal (${recorded.id}); a new refund needs a new key (field: idempotency_key)`
+    )
+  }
+  return {
+    idempotency_key: input.idempotency_key,
+    fee_plan: input.fee_plan,
+    requested_by: input.requested_by ?? null,
+    note: input.note ?? null,
+    order_id: input.order_id,
+    provider_id: recorded.provider_id,
+    psys_cid: recorded.psys_cid,
+    recipients: [{ address: input.address, amount: recorded.total_amount }],
+    purpose: recorded.purpose,
+    payment_id: recorded.payment_id,
+    invoice_id: recorded.invoice_id,
+    source_currency: recorded.source_currency,
+    source_amount: recorded.source_amount,
+    source_rate: recorded.source_rate,
+  }
+}
+
 /** Turns a refund request into the withdrawal that pays it (checked amounts, the coin, the rate). */
 export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, async (input: CreateCryptoRefundInput, { container }) => {
+  const [recorded] = await resolveCryptoModuleService(container).listCryptoWithdrawals({ idempotency_key: input.idempotency_key }, { take: 1 })
+  if (recorded !== undefined) {
+    return new StepResponse(replayOfRecordedRefund(recorded, input))
+  }
   const base = {
     idempotency_key: input.idempotency_key,
     fee_plan: input.fee_plan,
