@@ -12,7 +12,7 @@ import { ids } from "./ids"
 import { STATUS_CODES, figures, isTerminal, nextState } from "./invoice-machine"
 import { Dec, roundDown, roundHalfUp, roundUp, str, sum } from "./money"
 import { paymentUri, qrBase64 } from "./qr"
-import { convertCoin, cryptoForFiat, fiatForCrypto, priceInFiat, splitCommission } from "./rates"
+import { cryptoForFiat, fiatForCrypto, priceInFiat, splitCommission } from "./rates"
 import type {
   ChainTx,
   Deposit,
@@ -966,13 +966,19 @@ export class SandboxCore {
   }
 }
 
-export function operationId(record: OperationRecord): string {
+/** The invoice, withdrawal or pay_in behind an operation record (each has its status and coin). */
+export function operationSubject(record: OperationRecord): Invoice | Withdrawal | PayIn {
   switch (record.type) {
     case "invoice":
-      return record.invoice.txn_id
+      return record.invoice
     case "pay_in":
-      return record.payIn.id
+      return record.payIn
     default:
-      return record.withdrawal.id
+      return record.withdrawal
   }
+}
+
+/** An operation's id: an invoice is known by its txn_id (spec §2.2). */
+export function operationId(record: OperationRecord): string {
+  return record.type === "invoice" ? record.invoice.txn_id : record.type === "pay_in" ? record.payIn.id : record.withdrawal.id
 }

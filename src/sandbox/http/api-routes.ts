@@ -10,7 +10,7 @@ import {
 } from "../core/errors"
 import { isValidAddress } from "../core/ids"
 import { Dec, roundHalfUp, str } from "../core/money"
-import { DEFAULT_EXPIRE_MIN, operationId, type OperationRecord } from "../core/sandbox-core"
+import { DEFAULT_EXPIRE_MIN, operationId, operationSubject, type OperationRecord } from "../core/sandbox-core"
 import type { FeePlanName, SeedCoin, SeedShop } from "../core/types"
 import { toPositiveDecimal } from "./params"
 import type { Reply, RequestContext, Route } from "./router"
@@ -173,28 +173,6 @@ function matchesSearch(record: OperationRecord, needle: string): boolean {
   return hay.some((h) => h.toLowerCase().includes(lower))
 }
 
-function recordStatus(record: OperationRecord): string {
-  switch (record.type) {
-    case "invoice":
-      return record.invoice.status
-    case "pay_in":
-      return record.payIn.status
-    default:
-      return record.withdrawal.status
-  }
-}
-
-function recordCoin(record: OperationRecord): string {
-  switch (record.type) {
-    case "invoice":
-      return record.invoice.psys_cid
-    case "pay_in":
-      return record.payIn.psys_cid
-    default:
-      return record.withdrawal.psys_cid
-  }
-}
-
 /** spec §4.3 with the paging shape of NOTES.md; unusable paging values fall back to defaults. */
 function listOperations(ctx: RequestContext): Reply {
   const shop = auth(ctx)
@@ -211,8 +189,8 @@ function listOperations(ctx: RequestContext): Reply {
       (filters.shop_id === undefined || filters.shop_id === shop.id) &&
       (filters.type === undefined || (OPERATION_TYPES as readonly string[]).includes(filters.type)) &&
       (filters.type === undefined || r.type === filters.type) &&
-      (filters.status === undefined || recordStatus(r) === filters.status) &&
-      (filters.currency === undefined || recordCoin(r) === filters.currency) &&
+      (filters.status === undefined || operationSubject(r).status === filters.status) &&
+      (filters.currency === undefined || operationSubject(r).psys_cid === filters.currency) &&
       (filters.search === undefined || matchesSearch(r, filters.search))
   )
   const requested = p.has("per-page") ? p.lenientInteger("per-page", DEFAULT_PAGE_SIZE) : p.lenientInteger("limit", DEFAULT_PAGE_SIZE)
