@@ -33,7 +33,7 @@ let gateway: GatewayClient
 // Declared before the runner's own beforeAll, which boots the app with the environment set here. The
 // admin's features (withdrawals, exchanges) are the white-label shop's.
 beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: true, env: { CRYPTO_ADMIN_GATEWAY_TIMEOUT_MS: String(ADMIN_TIMEOUT_MS) } })
+  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(ADMIN_TIMEOUT_MS) } })
   ;({ sandbox, shop } = testSandbox)
   gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
 })

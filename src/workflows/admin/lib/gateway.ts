@@ -1,14 +1,12 @@
 import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { GatewayClient } from "../../../gateway"
+import type { GatewayClient } from "../../../gateway"
 import { listCryptoProviderEntries, type CryptoProviderEntry } from "../../../providers/crypto/config"
+import { createGatewayClient } from "../../../providers/crypto/gateway"
 import type { ResolvedCryptoOptions } from "../../../providers/crypto/options"
 import { CRYPTO_MODULE } from "../../../modules/crypto"
 import type CryptoModuleService from "../../../modules/crypto/service"
 import { mergeCryptoSettings, type StoredCryptoSettings } from "../../../modules/crypto/settings"
-
-/** Per-attempt timeout of admin calls to the gateway; `CRYPTO_ADMIN_GATEWAY_TIMEOUT_MS` overrides it. */
-export const DEFAULT_ADMIN_GATEWAY_TIMEOUT_MS = 20_000
 
 /**
  * The crypto provider entry the admin works with: the one named `providerId` (`pp_crypto_<id>`), or
@@ -37,19 +35,6 @@ export function resolveCryptoProviderEntry(scope: MedusaContainer, providerId?: 
   return entry
 }
 
-function adminTimeoutMs(): number {
-  const raw = process.env.CRYPTO_ADMIN_GATEWAY_TIMEOUT_MS
-  if (raw !== undefined && /^\d+$/.test(raw) && raw !== "0") {
-    return Number.parseInt(raw, 10)
-  }
-  return DEFAULT_ADMIN_GATEWAY_TIMEOUT_MS
-}
-
-/** A gateway client for admin work. Withdrawals and exchanges are never retried by the client. */
-export function adminGatewayClient(options: ResolvedCryptoOptions): GatewayClient {
-  return new GatewayClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: adminTimeoutMs() })
-}
-
 export function resolveCryptoModuleService(scope: MedusaContainer): CryptoModuleService {
   return scope.resolve<CryptoModuleService>(CRYPTO_MODULE)
 }
@@ -72,5 +57,7 @@ export interface AdminGateway {
 
 export function resolveAdminGateway(scope: MedusaContainer, providerId?: string): AdminGateway {
   const entry = resolveCryptoProviderEntry(scope, providerId)
-  return { entry, client: adminGatewayClient(entry.options) }
+  // The provider's own client: the same validated options (gatewayTimeoutMs included). Withdrawals
+  // and exchanges are never retried by the client.
+  return { entry, client: createGatewayClient(entry.options) }
 }
