@@ -6,7 +6,7 @@ import { createGatewayClient } from "../../../providers/crypto/gateway"
 import type { ResolvedCryptoOptions } from "../../../providers/crypto/options"
 import { CRYPTO_MODULE } from "../../../modules/crypto"
 import type CryptoModuleService from "../../../modules/crypto/service"
-import { mergeCryptoSettings, type StoredCryptoSettings } from "../../../modules/crypto/settings"
+import type { StoredCryptoSettings } from "../../../modules/crypto/settings"
 
 /**
  * The crypto provider entry the admin works with: the one named `providerId` (`pp_crypto_<id>`), or
@@ -47,7 +47,7 @@ export async function readStoredSettings(scope: MedusaContainer, providerId: str
 
 /** The options in effect for the next checkout: medusa-config defaults with the stored settings on top. */
 export async function effectiveOptions(scope: MedusaContainer, entry: CryptoProviderEntry): Promise<ResolvedCryptoOptions> {
-  return mergeCryptoSettings(entry.options, await readStoredSettings(scope, entry.providerId))
+  return resolveCryptoModuleService(scope).getEffectiveSettings(entry.providerId, entry.options)
 }
 
 export interface AdminGateway {
