@@ -1,6 +1,6 @@
 /**
- * Callback verification (spec §6.3, docs/gateway-readings.md#callbacks) against vectors computed by PHP itself
- * (scripts/make-callback-vectors.php: serialize, ksort, html_entity_decode, json_encode, hash_hmac).
+ * Callback verification (spec §6.3, docs/gateway-readings.md#callbacks) against vectors computed by
+ * PHP itself (scripts/make-callback-vectors.php: serialize, ksort, html_entity_decode, json_encode, hash_hmac).
  */
 import {
   CallbackNumber,

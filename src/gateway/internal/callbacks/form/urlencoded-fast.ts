@@ -67,6 +67,14 @@ const NAME_INDEX = 2
 const NAME_LIST = 3
 const NAME_BAD = 4
 
+/** Name characters by byte: NAME_START_CHAR for `[A-Za-z_]`, 1 for `[0-9-]`, 0 for any other. */
+const NAME_START_CHAR = 2
+const NAME_CHARS = new Uint8Array(256)
+for (let byte = 0; byte < 256; byte++) {
+  if (isNameStart(byte)) NAME_CHARS[byte] = NAME_START_CHAR
+  else if ((byte >= 0x30 && byte <= 0x39) || byte === 0x2d) NAME_CHARS[byte] = 1
+}
+
 /** Values per part in the pass-1 record. */
 const PART_SIZE = 6
 
@@ -251,7 +259,17 @@ export function readSortedUrlencoded(body: Buffer, hashField: string): Urlencode
     let index = -1
     let indexDigits = 0
     let i = start
-    for (; i < end; i++) {
+    // The usual name, plain ASCII up to its `=`, is checked with the table alone; any other name
+    // (an escape, a list index) is read byte by byte below, from its start.
+    if (NAME_CHARS[body[i]] === NAME_START_CHAR) {
+      let j = i + 1
+      while (j < end && NAME_CHARS[body[j]] !== 0) j++
+      if (j === end || body[j] === EQUALS) {
+        i = j
+        state = NAME_PLAIN
+      }
+    }
+    if (state === NAME_EMPTY) for (; i < end; i++) {
       const charStart = i
       let byte = body[i]
       if (byte === EQUALS) break

@@ -118,7 +118,7 @@ export function readSignedJsonText(body: Buffer, cutStart: number, omitKey: stri
   let members = 0
   // for-in reads the members through V8's fast path. It would also list inherited enumerable
   // names: a JSON.parse object inherits only from Object.prototype, which must have none.
-  if (Object.keys(Object.prototype).length !== 0) return undefined
+  if (hasEnumerableProperty(Object.prototype)) return undefined
   for (const key in object) {
     members++
     const first = key.charCodeAt(0)
@@ -165,6 +165,12 @@ export function readSignedJsonText(body: Buffer, cutStart: number, omitKey: stri
   }
   if (members === 0 || offset !== signedLength || left !== 0) return undefined
   return object as JsonObject
+}
+
+/** True when `object` has an enumerable property of its own (no array is built to find out). */
+function hasEnumerableProperty(object: object): boolean {
+  for (const key in object) if (Object.prototype.hasOwnProperty.call(object, key)) return true
+  return false
 }
 
 /**
