@@ -21,9 +21,16 @@
  * - readUrlencodedFast: two passes (scan, then write in sorted order), for any field order.
  */
 import { isUtf8 } from "node:buffer"
-import { latin1Text, utf8Text } from "../bytes"
-import { hexDigit } from "../hex"
-import {
+import * as bytes from "../bytes"
+import * as hex from "../hex"
+import * as php from "../php-serialize"
+import { decodeEntities, ENTITY_DECODED_FIELD } from "./reader"
+
+// Local bindings of the helpers called per byte or per field: a module namespace read at each call
+// is an accessor in some CommonJS builds (swc, which `npm run bench` runs), a measurable cost here.
+const { latin1Text, utf8Text } = bytes
+const { hexDigit } = hex
+const {
   arrayFrameSize,
   digitCount,
   indexSize,
@@ -33,8 +40,7 @@ import {
   writeIndex,
   writeStringEnd,
   writeStringHeader,
-} from "../php-serialize"
-import { decodeEntities, ENTITY_DECODED_FIELD } from "./reader"
+} = php
 
 /** The fields of a body, ready to verify. */
 export interface UrlencodedReading {

@@ -55,10 +55,10 @@ export interface ParsedJsonCallback extends JsonDocument {
 /** Objects and arrays nested deeper than this are refused (no stack exhaustion from a body). */
 const MAX_DEPTH = 64
 
-export const QUOTE = 0x22
+const QUOTE = 0x22
 const BACKSLASH = 0x5c
-export const COMMA = 0x2c
-export const COLON = 0x3a
+const COMMA = 0x2c
+const COLON = 0x3a
 
 /** JSON's exact number grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
 const NUMBER_RE = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/

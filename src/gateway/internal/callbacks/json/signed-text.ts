@@ -7,9 +7,20 @@
  * the text (readSignedJsonText). Any other text goes to the strict reader (reader.ts), and
  * __tests__/callbacks-differential.unit.spec.ts checks that both read the same.
  */
-import { latin1Text, utf8Text } from "../bytes"
-import { digestAt } from "../hex"
-import { COLON, COMMA, isNumberChar, QUOTE, type JsonObject } from "./reader"
+import * as bytes from "../bytes"
+import * as hex from "../hex"
+import * as reader from "./reader"
+import type { JsonObject } from "./reader"
+
+// Local bindings of the helpers called per member: a module namespace read at each call is an
+// accessor in some CommonJS builds (swc, which `npm run bench` runs), a measurable cost here.
+const { latin1Text, utf8Text } = bytes
+const { digestAt } = hex
+const { isNumberChar } = reader
+
+const QUOTE = 0x22
+const COMMA = 0x2c
+const COLON = 0x3a
 
 /**
  * The signature member as the gateway and signCallback place it: the last member, written
