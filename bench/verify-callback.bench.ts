@@ -1,6 +1,6 @@
 /**
- * Benchmark of verifyCallback (issue 2, section 4): a typical invoice callback (about 900 bytes,
- * non-ASCII in order_name, tx_urls present) in each format, against a bare HMAC-SHA1 of the same
+ * Benchmark of verifyCallback (docs/gateway-readings.md#callback-verification-speed): a typical
+ * invoice callback (about 900 bytes, non-ASCII in order_name, tx_urls present) in each format, against a bare HMAC-SHA1 of the same
  * bytes and a straightforward reference implementation. Prints the median ns/op of each case and
  * the median, over interleaved rounds, of the ratios verify/bare-HMAC and reference/bare-HMAC.
  *
@@ -193,15 +193,25 @@ export function runVerifyCallbackBench(): FormatResult[] {
   const urlencoded = signCallback(INVOICE, { secretKey: SECRET, format: "urlencoded" })
   const multipart = signCallback(INVOICE, { secretKey: SECRET, format: "multipart" })
   const pretty = Buffer.from(JSON.stringify(JSON.parse(json.body.toString("utf8")), null, 2))
+  // The gateway's own form: tx_urls as one string field holding a JSON text with PHP-escaped
+  // slashes; and the same body with its fields in the order PHP's http_build_query keeps (unsorted).
+  const txUrlsText = JSON.stringify(INVOICE.tx_urls).replaceAll("/", "\\/")
+  const urlencodedString = signCallback({ ...INVOICE, tx_urls: txUrlsText }, { secretKey: SECRET, format: "urlencoded" })
+  const unsorted = Buffer.from(urlencodedString.body.toString("latin1").split("&").reverse().join("&"), "latin1")
 
   const results = [
     benchFormat("JSON", json.body, json.contentType, () => referenceJson(json.body)),
     benchFormat("urlencoded", urlencoded.body, urlencoded.contentType, () => referenceUrlencoded(urlencoded.body)),
     benchFormat("multipart", multipart.body, multipart.contentType, () => referenceMultipart(multipart.body, multipart.contentType)),
-    // Not targets, for information: a PHP-escaped JSON body (still the one-HMAC path) and a
-    // pretty-printed one (re-serialized). JSON.stringify cannot check either, so no reference.
+    // Not targets, for information: a PHP-escaped JSON body (one HMAC, then the strict reader), a
+    // pretty-printed one (re-serialized; JSON.stringify cannot check either, so no reference), and
+    // urlencoded bodies in the gateway's tx_urls form, sorted (one pass) and unsorted (two passes).
     benchFormat("JSON, PHP escapes", jsonPhp.body, jsonPhp.contentType, () => true),
     benchFormat("JSON, pretty-printed", pretty, "application/json", () => true),
+    benchFormat("urlencoded, tx_urls string", urlencodedString.body, urlencodedString.contentType, () =>
+      referenceUrlencoded(urlencodedString.body),
+    ),
+    benchFormat("urlencoded, unsorted", unsorted, urlencodedString.contentType, () => referenceUrlencoded(unsorted)),
   ]
 
   const pad = (text: string, width: number): string => text.padEnd(width)
@@ -209,13 +219,13 @@ export function runVerifyCallbackBench(): FormatResult[] {
   console.log(`verifyCallback, median CPU ns/op over ${ROUNDS} interleaved rounds (node ${process.version}, ${process.arch})`)
   // Other work on the machine inflates the JS share more than the native HMAC: say how busy it was.
   console.log(`load average ${loadavg().map((load) => load.toFixed(2)).join(" ")} on ${cpus().length} CPUs`)
-  console.log(`${pad("format", 22)}${pad("bytes", 7)}   bare HMAC     verify  reference   verify/HMAC  reference/HMAC`)
+  console.log(`${pad("format", 28)}${pad("bytes", 7)}   bare HMAC     verify  reference   verify/HMAC  reference/HMAC`)
   for (const r of results) {
     const informational = r.format.startsWith("JSON, ")
     const reference = informational ? "        -" : num(r.referenceNs)
     const referenceRatio = informational ? "             -" : `${num(r.referenceRatio, 2)}×`.padStart(15)
     console.log(
-      `${pad(r.format, 22)}${pad(String(r.bytes), 7)}${num(r.hmacNs)}  ${num(r.verifyNs)}  ${reference}  ${`${num(r.verifyRatio, 2)}×`.padStart(12)}${referenceRatio}`,
+      `${pad(r.format, 28)}${pad(String(r.bytes), 7)}${num(r.hmacNs)}  ${num(r.verifyNs)}  ${reference}  ${`${num(r.verifyRatio, 2)}×`.padStart(12)}${referenceRatio}`,
     )
   }
   return results

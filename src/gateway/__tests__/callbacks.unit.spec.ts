@@ -1,6 +1,6 @@
 /**
- * Callback verification (spec §6.3, NOTES.md "Callbacks") against vectors computed by PHP itself
- * (scripts/make-callback-vectors.php: serialize, ksort, html_entity_decode, json_encode, hash_hmac).
+ * Callback verification (spec §6.3, docs/gateway-readings.md#callbacks) against vectors computed by
+ * PHP itself (scripts/make-callback-vectors.php: serialize, ksort, html_entity_decode, json_encode, hash_hmac).
  */
 import {
   CallbackNumber,
@@ -613,5 +613,60 @@ describe("urlencoded bodies the general reader and the fast readers must read al
     ["a field name with an escaped space", "a%20b=1&verify_hash=x"],
   ])("refuses an urlencoded body with %s as malformed_body", (_what, body) => {
     expect(reasonOf(body, "application/x-www-form-urlencoded")).toBe("malformed_body")
+  })
+})
+
+describe("tx_urls in a form callback, as one string field or as a list", () => {
+  // Computed by PHP 8 (http_build_query, then the receiver's html_entity_decode of tx_urls, ksort,
+  // serialize and hash_hmac) for the key below: the gateway's own receivers read tx_urls as one
+  // string field holding a JSON text with PHP-escaped slashes; PHP's array form reads it as a list.
+  const key = "sk_test_tx_urls_forms"
+  const stringForm = {
+    body:
+      "txn_id=INV-42&status=completed&amount=0.00123456&currency=BTC&tx_urls=%5B%22https%3A%5C%2F%5C%2Fexplorer.example%5C%2Ftx%5C%2Fab12%3Fnetwork%3Dtest%26amp%3Bref%3Dshop%22%2C%22https%3A%5C%2F%5C%2Fexplorer.example%5C%2Ftx%5C%2Fcd34%22%5D&verify_hash=c00b622d1dc0e14519cc8664c5869dae36c979db",
+    txUrls: '["https:\\/\\/explorer.example\\/tx\\/ab12?network=test&ref=shop","https:\\/\\/explorer.example\\/tx\\/cd34"]',
+  }
+  const listForm = {
+    body:
+      "txn_id=INV-42&status=completed&amount=0.00123456&currency=BTC&tx_urls%5B0%5D=https%3A%2F%2Fexplorer.example%2Ftx%2Fab12%3Fnetwork%3Dtest%26amp%3Bref%3Dshop&tx_urls%5B1%5D=https%3A%2F%2Fexplorer.example%2Ftx%2Fcd34&verify_hash=809d1e39ae2e6d08f434b4aa0ed1b8f02fca2bab",
+    txUrls: ["https://explorer.example/tx/ab12?network=test&ref=shop", "https://explorer.example/tx/cd34"],
+  }
+  const others = { txn_id: "INV-42", status: "completed", amount: "0.00123456", currency: "BTC" }
+
+  /** The same fields as a multipart body, verify_hash kept: the signature does not depend on the encoding. */
+  function asMultipart(urlencoded: string): { body: string; contentType: string } {
+    const boundary = "tx-urls-boundary"
+    const parts = [...new URLSearchParams(urlencoded)].map(
+      ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
+    return { body: `${parts.join("")}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` }
+  }
+
+  it.each([
+    ["one JSON string field", stringForm],
+    ["a list", listForm],
+  ])("accepts an urlencoded callback whose tx_urls is %s, returning it entity-decoded", (_form, vector) => {
+    const verified = verifyCallback({ body: vector.body, contentType: "application/x-www-form-urlencoded", secretKey: key })
+    expect(verified.fields).toEqual({ ...others, tx_urls: vector.txUrls })
+  })
+
+  it.each([
+    ["one JSON string field", stringForm],
+    ["a list", listForm],
+  ])("accepts a multipart callback whose tx_urls is %s, returning it entity-decoded", (_form, vector) => {
+    const { body, contentType } = asMultipart(vector.body)
+    expect(verifyCallback({ body, contentType, secretKey: key }).fields).toEqual({ ...others, tx_urls: vector.txUrls })
+  })
+
+  it("refuses the string form under the list form's signature (they sign different fields)", () => {
+    const forged = stringForm.body.replace(/verify_hash=[0-9a-f]+/, "verify_hash=809d1e39ae2e6d08f434b4aa0ed1b8f02fca2bab")
+    expect(reasonOf(forged, "application/x-www-form-urlencoded", key)).toBe("bad_signature")
+  })
+
+  it("signs tx_urls given as one string as PHP does, in one field", () => {
+    const txUrls = '["https:\\/\\/explorer.example\\/tx\\/ab12?network=test&amp;ref=shop","https:\\/\\/explorer.example\\/tx\\/cd34"]'
+    const signed = signCallback({ ...others, tx_urls: txUrls }, { secretKey: key, format: "urlencoded" })
+    expect(signed.verifyHash).toBe("c00b622d1dc0e14519cc8664c5869dae36c979db")
+    expect([...new URLSearchParams(signed.body.toString())].filter(([name]) => name.startsWith("tx_urls"))).toEqual([["tx_urls", txUrls]])
   })
 })

@@ -62,7 +62,7 @@ export class GatewayResponseError extends GatewayError {
   }
 }
 
-/** Field errors decoded from a validation message: attribute → messages (spec §7, NOTES.md). */
+/** Field errors decoded from a validation message: attribute → messages (spec §7, docs/gateway-readings.md#validation-errors). */
 export type GatewayFieldErrors = Record<string, string[]>
 
 /** The body of an error answer, already decoded (spec §7 envelope). */

@@ -38,7 +38,7 @@ export function expectObject(value: unknown, path: string): Record<string, unkno
   return value
 }
 
-/** A decimal sent as a string or a JSON number, read from its exact text (spec §1.5, NOTES.md). */
+/** A decimal sent as a string or a JSON number, read from its exact text (spec §1.5, docs/gateway-readings.md#decimals). */
 export const decimal: FieldParser<Decimal | null> = nullable((value, path) => {
   if (isLosslessNumber(value)) return new Decimal(value.value)
   if (typeof value === "string" && isReceivedDecimal(value)) return new Decimal(value)
@@ -62,7 +62,7 @@ export const integer: FieldParser<number | null> = nullable((value, path) => {
   return fail(path, "an integer", value)
 })
 
-/** Above this a `*_utc` value is in milliseconds (NOTES.md). */
+/** Above this a `*_utc` value is in milliseconds (docs/gateway-readings.md#timestamps). */
 const MILLISECONDS_THRESHOLD = 1e12
 
 /** A `*_utc` Unix time, normalized to whole seconds (spec §1.5: seconds or milliseconds). */

@@ -1,7 +1,8 @@
 /**
  * White-label deposit addresses (spec §4.10). Two path spellings exist and the spec does not say
  * which is current: the client tries `/shops/deposit…` first, falls back to `/shop/deposit…` on a
- * 404, and remembers the one that answered for the life of the client (NOTES.md).
+ * 404, and remembers the one that answered for the life of the client
+ * (docs/gateway-readings.md#deposits-routes).
  */
 import { GatewayNotFoundError, GatewayParameterError } from "../core/errors"
 import { parseDeposit, parseDepositArray } from "../internal/normalizers"

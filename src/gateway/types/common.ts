@@ -43,6 +43,6 @@ export interface WireErrorEnvelope {
   data: { name?: string; message: string; code: number }
 }
 
-/** A decimal as the gateway sends it: a string, sometimes a JSON number (NOTES.md). */
+/** A decimal as the gateway sends it: a string, sometimes a JSON number (docs/gateway-readings.md#decimals). */
 export type WireDecimal = string
 export type WireDecimalOrNumber = string | number

@@ -154,7 +154,7 @@ export interface Operation {
   tx_id?: string[] | null
   tx?: OperationTx[] | null
   confirmations?: number | null
-  /** Undocumented codes (NOTES.md): never branch on them. */
+  /** Undocumented codes (docs/gateway-readings.md#status-codes): never branch on them. */
   status_code?: number | null
   parent_id?: string | null
   child_ids?: string[] | null

@@ -1,12 +1,15 @@
 /**
- * Form callbacks (spec §6.1, §6.3): reading `application/x-www-form-urlencoded` and
- * `multipart/form-data` bodies into the field array a PHP receiver's `$_POST` would hold, and
- * writing such bodies for the signer.
+ * The general reader of form callbacks (spec §6.1, §6.3): `application/x-www-form-urlencoded` and
+ * `multipart/form-data` bodies read into the field array a PHP receiver's `$_POST` would hold.
+ * The urlencoded fast path (urlencoded-fast.ts) reads what this reader reads or leaves the body to
+ * it (__tests__/callbacks-differential.unit.spec.ts).
  *
- * Readings chosen where the spec is silent (README "Callback verification"):
- * - A list travels PHP style, `tx_urls[0]=…&tx_urls[1]=…` (what http_build_query writes); the
- *   append form `tx_urls[]=…` is read too. Each element's index must be its position: PHP keeps
- *   explicit keys, so `[1]` before `[0]` would be signed in a different order than a list has.
+ * Readings chosen where the spec is silent (docs/gateway-readings.md#form-callback-signature):
+ * - `tx_urls` travels either as one string field (the gateway's own form, a JSON text that PHP
+ *   receivers `html_entity_decode`) or as a list PHP style, `tx_urls[0]=…&tx_urls[1]=…` (what
+ *   http_build_query writes); the append form `tx_urls[]=…` is read too. Each element's index must
+ *   be its position: PHP keeps explicit keys, so `[1]` before `[0]` would be signed in a different
+ *   order than a list has.
  * - Field names are ASCII `[A-Za-z_][A-Za-z0-9_-]*`, optionally followed by `[]` or `[n]`. PHP
  *   rewrites other names (`a.b` becomes `a_b`, ` a` becomes `a`, `12` becomes the integer key 12 and
  *   sorts differently), so a receiver cannot know what the sender signed: such a body is refused.
@@ -18,7 +21,8 @@
 import { isAscii, isUtf8 } from "node:buffer"
 import busboy from "busboy"
 import { decodeHTML, DecodingMode } from "entities"
-import { phpSerializeFormFields, toByteString, type PhpFormField } from "./php-serialize"
+import { hexDigit } from "../hex"
+import { toByteString, type PhpFormField } from "../php-serialize"
 
 /** Thrown for a body that is not a form this verifier can read unambiguously. */
 export class FormSyntaxError extends Error {}
@@ -137,13 +141,6 @@ export class FormFieldCollector {
     }
     return out
   }
-}
-
-function hexDigit(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30
-  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57
-  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37
-  return -1
 }
 
 /** Percent-decodes body[start, end) (`+` is a space); a view of the body when nothing is encoded. */
@@ -322,42 +319,4 @@ export function readMultipartForm(body: Buffer, contentType: string, collector: 
   const errored = parser.errored
   if (errored !== null) fail(errored.message)
   if (failure !== null) throw new FormSyntaxError(failure)
-}
-
-/** The canonical bytes the HMAC covers for a form callback (spec §6.3), as a latin1 byte string. */
-export function formSigningText(fields: readonly FormField[]): string {
-  return phpSerializeFormFields(fields)
-}
-
-/** One field to write: a scalar or a list. */
-export interface FormFieldToWrite {
-  readonly name: string
-  readonly value: string | readonly string[]
-}
-
-function flatten(fields: readonly FormFieldToWrite[]): Array<[string, string]> {
-  const pairs: Array<[string, string]> = []
-  for (const field of fields) {
-    if (typeof field.value === "string") {
-      pairs.push([field.name, field.value])
-    } else {
-      field.value.forEach((item, index) => pairs.push([`${field.name}[${index}]`, item]))
-    }
-  }
-  return pairs
-}
-
-/** Writes an urlencoded body (WHATWG serializer: spaces as `+`, brackets percent-encoded). */
-export function writeUrlencodedBody(fields: readonly FormFieldToWrite[]): Buffer {
-  return Buffer.from(new URLSearchParams(flatten(fields)).toString(), "utf8")
-}
-
-/** Writes a multipart/form-data body with the given boundary (one text part per field or element). */
-export function writeMultipartBody(fields: readonly FormFieldToWrite[], boundary: string): Buffer {
-  const chunks: string[] = []
-  for (const [name, value] of flatten(fields)) {
-    chunks.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-  }
-  chunks.push(`--${boundary}--\r\n`)
-  return Buffer.from(chunks.join(""), "utf8")
 }

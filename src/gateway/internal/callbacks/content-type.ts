@@ -1,6 +1,6 @@
 /**
  * Classifies a callback's Content-Type header (spec §6.1: multipart/form-data by default,
- * application/json with `json=true`; urlencoded forms are read too, NOTES.md "Callbacks").
+ * application/json with `json=true`; urlencoded forms are read too, docs/gateway-readings.md#callbacks).
  * Media types are case-insensitive and may carry parameters (`application/json; charset=utf-8`,
  * `Multipart/Form-Data; boundary=…`); busboy reads the boundary itself from the whole header.
  */

@@ -2,7 +2,7 @@
  * The fast readings of the usual urlencoded callback (spec §6.1, §6.3): an all-ASCII body of plain
  * fields and PHP-style lists, read straight into the bytes the signature covers.
  *
- * Both read exactly what readUrlencodedForm (callback-form.ts) reads, or give up: for anything
+ * Both read exactly what readUrlencodedForm (reader.ts) reads, or give up: for anything
  * that reader refuses (bytes that are not UTF-8, a name PHP would rewrite, a field given twice, a
  * list out of order, a list named like the signature...), they return undefined and the caller
  * uses that reader, which decides. So every reading agrees on what a body means.
@@ -21,8 +21,26 @@
  * - readUrlencodedFast: two passes (scan, then write in sorted order), for any field order.
  */
 import { isUtf8 } from "node:buffer"
-import { latin1Text, utf8Text } from "./callback-bytes"
-import { decodeEntities, ENTITY_DECODED_FIELD } from "./callback-form"
+import * as bytes from "../bytes"
+import * as hex from "../hex"
+import * as php from "../php-serialize"
+import { decodeEntities, ENTITY_DECODED_FIELD } from "./reader"
+
+// Local bindings of the helpers called per byte or per field: a module namespace read at each call
+// is an accessor in some CommonJS builds (swc, which `npm run bench` runs), a measurable cost here.
+const { latin1Text, utf8Text } = bytes
+const { hexDigit } = hex
+const {
+  arrayFrameSize,
+  digitCount,
+  indexSize,
+  stringSize,
+  writeArrayHeader,
+  writeByteString,
+  writeIndex,
+  writeStringEnd,
+  writeStringHeader,
+} = php
 
 /** The fields of a body, ready to verify. */
 export interface UrlencodedReading {
@@ -55,15 +73,16 @@ const NAME_INDEX = 2
 const NAME_LIST = 3
 const NAME_BAD = 4
 
+/** Name characters by byte: NAME_START_CHAR for `[A-Za-z_]`, 1 for `[0-9-]`, 0 for any other. */
+const NAME_START_CHAR = 2
+const NAME_CHARS = new Uint8Array(256)
+for (let byte = 0; byte < 256; byte++) {
+  if (isNameStart(byte)) NAME_CHARS[byte] = NAME_START_CHAR
+  else if ((byte >= 0x30 && byte <= 0x39) || byte === 0x2d) NAME_CHARS[byte] = 1
+}
+
 /** Values per part in the pass-1 record. */
 const PART_SIZE = 6
-
-function hexDigit(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30
-  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57
-  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37
-  return -1
-}
 
 function isNameStart(byte: number): boolean {
   return (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a) || byte === 0x5f
@@ -246,7 +265,17 @@ export function readSortedUrlencoded(body: Buffer, hashField: string): Urlencode
     let index = -1
     let indexDigits = 0
     let i = start
-    for (; i < end; i++) {
+    // The usual name, plain ASCII up to its `=`, is checked with the table alone; any other name
+    // (an escape, a list index) is read byte by byte below, from its start.
+    if (NAME_CHARS[body[i]] === NAME_START_CHAR) {
+      let j = i + 1
+      while (j < end && NAME_CHARS[body[j]] !== 0) j++
+      if (j === end || body[j] === EQUALS) {
+        i = j
+        state = NAME_PLAIN
+      }
+    }
+    if (state === NAME_EMPTY) for (; i < end; i++) {
       const charStart = i
       let byte = body[i]
       if (byte === EQUALS) break
@@ -304,8 +333,7 @@ export function readSortedUrlencoded(body: Buffer, hashField: string): Urlencode
       names.push(name)
       at = writeStringHeader(target, at, nameEnd - start)
       for (let j = start; j < nameEnd; j++) target[at++] = body[j]
-      target[at++] = 0x22
-      target[at++] = 0x3b
+      at = writeStringEnd(target, at)
       if (baseEnd !== -1) {
         listTexts = []
         texts.push(listTexts)
@@ -319,10 +347,7 @@ export function readSortedUrlencoded(body: Buffer, hashField: string): Urlencode
     const into = listTexts ?? texts
     if (listTexts !== null) {
       if (index !== -1 && index !== listTexts.length) return undefined
-      target[at++] = 0x69 // i
-      target[at++] = 0x3a
-      at = writeNumber(target, at, listTexts.length)
-      target[at++] = 0x3b
+      at = writeIndex(target, at, listTexts.length)
     }
     const entities = nameEnd - start === ENTITY_DECODED_FIELD.length && text.startsWith(ENTITY_DECODED_FIELD, start)
     at = writeSortedValue(target, at, body, text, valueStart, end, encodedValue, entities, into)
@@ -336,7 +361,7 @@ export function readSortedUrlencoded(body: Buffer, hashField: string): Urlencode
   }
   target[at++] = 0x7d
   const headerStart = HEADER_ROOM - (4 + digitCount(names.length))
-  writeFramed(target, headerStart, "a:", names.length, ":{")
+  writeArrayHeader(target, headerStart, names.length)
   const signedBytes = target.subarray(headerStart, at)
   if (!isUtf8(signedBytes)) return undefined
   return { names, texts, signedBytes, signature }
@@ -364,8 +389,7 @@ function writeSortedValue(
     at = writeStringHeader(target, at, end - start)
     if (end - start >= NATIVE_COPY_MIN) at += body.copy(target, at, start, end)
     else for (let i = start; i < end; i++) target[at++] = body[i]
-    target[at++] = 0x22
-    target[at++] = 0x3b
+    at = writeStringEnd(target, at)
     into.push(text.slice(start, end))
     return at
   }
@@ -401,8 +425,7 @@ function writeSortedValue(
       if (at + size + 16 > target.length) return -1
       at = writeStringHeader(target, at, size)
       at += target.write(decoded, at, "utf8")
-      target[at++] = 0x22
-      target[at++] = 0x3b
+      at = writeStringEnd(target, at)
       into.push(decoded)
       return at
     }
@@ -412,8 +435,7 @@ function writeSortedValue(
   if (valueStart !== decodedStart) target.copyWithin(valueStart, decodedStart, decodedEnd)
   at = valueStart + size
   into.push(valueText)
-  target[at++] = 0x22
-  target[at++] = 0x3b
+  at = writeStringEnd(target, at)
   return at
 }
 
@@ -528,64 +550,6 @@ function decodeInto(target: Buffer, at: number, source: Buffer, start: number, e
   return at
 }
 
-/** Decimal digits of a non-negative integer below 10^8 (a body is at most 1 MiB). */
-function digitCount(value: number): number {
-  if (value < 10) return 1
-  if (value < 100) return 2
-  if (value < 1000) return 3
-  if (value < 10000) return 4
-  if (value < 100000) return 5
-  if (value < 1000000) return 6
-  if (value < 10000000) return 7
-  return 8
-}
-
-/** Writes the decimal digits of a non-negative integer at `at`; returns the offset after them. */
-function writeNumber(target: Buffer, at: number, value: number): number {
-  const end = at + digitCount(value)
-  let rest = value
-  for (let i = end - 1; i >= at; i--) {
-    const next = (rest / 10) | 0
-    target[i] = 0x30 + rest - next * 10
-    rest = next
-  }
-  return end
-}
-
-/** Writes `prefix<number>suffix` (ASCII prefix and suffix of two chars); returns the offset after it. */
-function writeFramed(target: Buffer, at: number, prefix: string, value: number, suffix: string): number {
-  target[at++] = prefix.charCodeAt(0)
-  target[at++] = prefix.charCodeAt(1)
-  at = writeNumber(target, at, value)
-  target[at++] = suffix.charCodeAt(0)
-  target[at++] = suffix.charCodeAt(1)
-  return at
-}
-
-/** Writes PHP's `s:<length>:"` (the start of a string); returns the offset after it. */
-function writeStringHeader(target: Buffer, at: number, length: number): number {
-  target[at++] = 0x73 // s
-  target[at++] = 0x3a // :
-  at = writeNumber(target, at, length)
-  target[at++] = 0x3a
-  target[at++] = 0x22 // "
-  return at
-}
-
-/** The size of PHP's `s:<length>:"<bytes>";` for `length` bytes. */
-function stringSize(length: number): number {
-  return length + digitCount(length) + 6
-}
-
-/** Writes PHP's `s:<length>:"<name>";` for an ASCII name. */
-function writeName(target: Buffer, at: number, name: string): number {
-  at = writeStringHeader(target, at, name.length)
-  for (let i = 0; i < name.length; i++) target[at++] = name.charCodeAt(i)
-  target[at++] = 0x22
-  target[at++] = 0x3b
-  return at
-}
-
 /** Writes PHP's `s:<length>:"<bytes>";` for a value; keeps the text of an encoded one. */
 function writeValue(target: Buffer, at: number, body: Buffer, value: Value): number {
   at = writeStringHeader(target, at, value.size)
@@ -599,8 +563,7 @@ function writeValue(target: Buffer, at: number, body: Buffer, value: Value): num
     at = decodeInto(target, at, body, value.start, value.end)
     value.text = target.toString((value.flags & VALUE_HIGH) === 0 ? "latin1" : "utf8", valueStart, at)
   }
-  target[at++] = 0x22
-  target[at++] = 0x3b
+  at = writeStringEnd(target, at)
   return at
 }
 
@@ -609,30 +572,27 @@ function writeValue(target: Buffer, at: number, body: Buffer, value: Value): num
  * (`s:…;`, or `a:<n>:{i:0;s:…;…}` for a list), then `}`.
  */
 function serialize(body: Buffer, fields: readonly Field[]): Buffer {
-  let size = 5 + digitCount(fields.length)
+  let size = arrayFrameSize(fields.length)
   for (const { name, value, list } of fields) {
     size += stringSize(name.length)
     if (list === null) {
       size += stringSize((value as Value).size)
     } else {
-      size += 5 + digitCount(list.length)
-      for (let j = 0; j < list.length; j++) size += 3 + digitCount(j) + stringSize(list[j].size)
+      size += arrayFrameSize(list.length)
+      for (let j = 0; j < list.length; j++) size += indexSize(j) + stringSize(list[j].size)
     }
   }
   const target = Buffer.allocUnsafe(size)
-  let at = writeFramed(target, 0, "a:", fields.length, ":{")
+  let at = writeArrayHeader(target, 0, fields.length)
   for (const { name, value, list } of fields) {
-    at = writeName(target, at, name)
+    at = writeByteString(target, at, name)
     if (list === null) {
       at = writeValue(target, at, body, value as Value)
       continue
     }
-    at = writeFramed(target, at, "a:", list.length, ":{")
+    at = writeArrayHeader(target, at, list.length)
     for (let j = 0; j < list.length; j++) {
-      target[at++] = 0x69 // i
-      target[at++] = 0x3a // :
-      at = writeNumber(target, at, j)
-      target[at++] = 0x3b // ;
+      at = writeIndex(target, at, j)
       at = writeValue(target, at, body, list[j])
     }
     target[at++] = 0x7d // }
