@@ -1,5 +1,5 @@
 /**
- * Benchmark of verifyCallback (docs/gateway-readings.md#callback-verification-speed): a typical
+ * Benchmark of verifyCallback (docs/gateway-readings.md#callback-verification-cost): a typical
  * invoice callback (about 900 bytes, non-ASCII in order_name, tx_urls present) in each format, against a bare HMAC-SHA1 of the same
  * bytes and a straightforward reference implementation. Prints the median ns/op of each case and
  * the median, over interleaved rounds, of the ratios verify/bare-HMAC and reference/bare-HMAC.

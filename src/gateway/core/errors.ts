@@ -62,7 +62,7 @@ export class GatewayResponseError extends GatewayError {
   }
 }
 
-/** Field errors decoded from a validation message: attribute → messages (spec §7, docs/gateway-readings.md#validation-errors). */
+/** Field errors decoded from a validation message: attribute → messages (spec §7, docs/gateway-readings.md#errors). */
 export type GatewayFieldErrors = Record<string, string[]>
 
 /** The body of an error answer, already decoded (spec §7 envelope). */

@@ -1,7 +1,7 @@
 /**
  * Decoding of gateway answers: the success envelope (spec §1.3) and the error envelope (spec §1.4,
  * §7), including the JSON-encoded field errors of validation messages
- * (docs/gateway-readings.md#validation-errors).
+ * (docs/gateway-readings.md#errors).
  */
 import {
   GatewayApiError,

@@ -1,6 +1,6 @@
 /**
  * Decoding byte ranges of a callback body cheaply (verifyCallback's cost is measured against one
- * HMAC, docs/gateway-readings.md#callback-verification-speed, so each call on the hot path counts).
+ * HMAC, docs/gateway-readings.md#callback-verification-cost, so each call on the hot path counts).
  *
  * Buffer.prototype.latin1Slice and utf8Slice are what `toString(encoding, start, end)` calls after
  * normalizing its arguments. They are in every Node release since v6 but not documented, so they

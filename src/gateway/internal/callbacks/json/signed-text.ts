@@ -1,6 +1,6 @@
 /**
  * The fast reader of JSON callbacks: the common body, measured by `npm run bench`
- * (docs/gateway-readings.md#callback-verification-speed), ends with its signature member, whose
+ * (docs/gateway-readings.md#callback-verification-cost), ends with its signature member, whose
  * signature is checked first on the received bytes without that member (findTrailingSignature).
  * Only then, and only when that signed text is compact, without escapes, duplicates or nested
  * objects, are its fields read with the engine's JSON.parse, numbers given back their lexeme from
