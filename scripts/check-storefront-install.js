@@ -6,7 +6,9 @@
 //   - `medusa-payment-crypto/storefront`, `/storefront/server` and `/storefront/styles.css` resolve
 //     (require.resolve) and the two entries import as ES modules;
 //   - the plugin brings no React of its own, and every component renders with that app's React
-//     (react-dom/server renderToString).
+//     (react-dom/server renderToString);
+//   - TypeScript finds the types of both entries with `moduleResolution: "node"` (Medusa's Next.js starter;
+//     it ignores "exports", so package.json "typesVersions" points there) and with "bundler".
 // One PASS/FAIL line per check; exit code 1 when any failed.
 //
 //   node scripts/check-storefront-install.js [--skip-build] [--keep]
@@ -84,6 +86,33 @@ const expectations = {
   CryptoPaymentSummary: ["USDT · Tron (TRC-20)", "https://tronscan.org/#/transaction/1"],
 }
 
+// Type-checks a file importing both entries, as a storefront's tsconfig would (skipLibCheck, like the starters).
+const typesCheck = `
+import { CryptoPaymentPanel, formatCryptoAmount, type CryptoPaymentStatusResponse } from "medusa-payment-crypto/storefront"
+import { getCryptoPaymentStatus, resolveCryptoReturn, type CryptoReturnDecision } from "medusa-payment-crypto/storefront/server"
+const status: CryptoPaymentStatusResponse = { cart_id: "cart_1", order_id: null, invoice: null }
+const decision: CryptoReturnDecision = resolveCryptoReturn(status)
+const text: string = formatCryptoAmount("1.5")
+export { CryptoPaymentPanel, getCryptoPaymentStatus, decision, text }
+`
+
+function checkTypes(app, label) {
+  fs.writeFileSync(path.join(app, "kit-types.ts"), typesCheck)
+  const tsc = require.resolve("typescript/bin/tsc", { paths: [root] })
+  for (const moduleResolution of ["node", "bundler"]) {
+    const config = `tsconfig.${moduleResolution}.json`
+    const compilerOptions = { noEmit: true, strict: true, skipLibCheck: true, module: "esnext", moduleResolution, target: "es2020", types: [] }
+    fs.writeFileSync(path.join(app, config), JSON.stringify({ compilerOptions, files: ["kit-types.ts"] }))
+    const name = `${label} TypeScript resolves both entries (moduleResolution ${moduleResolution})`
+    try {
+      run(process.execPath, [tsc, "-p", config], app)
+      report(true, name)
+    } catch (error) {
+      report(false, name, String(error.stdout || error.message).split("\n").slice(0, 4).join(" | "))
+    }
+  }
+}
+
 function checkApp(major, tarball) {
   const app = path.join(scratch, `react${major}`)
   fs.mkdirSync(app)
@@ -100,6 +129,8 @@ function checkApp(major, tarball) {
   report(medusa.length === 0, `${label} no @medusajs package at all`, medusa.length > 0 ? `found ${medusa.join(", ")}` : "")
   const ownReact = fs.existsSync(path.join(app, "node_modules", "medusa-payment-crypto", "node_modules", "react"))
   report(!ownReact, `${label} the plugin brings no React of its own`)
+
+  checkTypes(app, label)
 
   fs.writeFileSync(path.join(app, "check.mjs"), renderCheck)
   let output

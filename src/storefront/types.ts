@@ -30,11 +30,21 @@ export type CryptoGatewayStatus =
 
 /** The active crypto invoice of a cart, as `GET /store/crypto/payment-status` returns it. */
 export interface CryptoInvoiceStatus {
-  /** Gateway status (spec §3), lower case: `CryptoGatewayStatus` or a newer one. */
-  status: CryptoGatewayStatus | (string & Record<never, never>)
-  /** The Medusa payment session status the plugin mapped it to ("pending", "authorized", "captured", "canceled", "error"). */
+  /** Gateway status (spec §3), lower case: `CryptoGatewayStatus` or a newer one; null before the first sync. */
+  status: CryptoGatewayStatus | (string & Record<never, never>) | null
+  /**
+   * The Medusa payment session status the plugin applied: "pending", "pending_authorization" (a
+   * store that places orders on detection: completing the cart places the order), "captured",
+   * "canceled", "error".
+   */
   session_status?: string | null
+  /** The crypto payment provider of the invoice, e.g. "pp_crypto_crypto". */
+  provider_id?: string | null
   order_number?: string | null
+  /** 1 for the cart's first invoice, then one more per new invoice (expired, changed coin). */
+  attempt?: number | null
+  /** True when the store shows the invoice itself (white-label); false when the gateway's page does. */
+  white_label?: boolean | null
   /** The gateway's id of the invoice (the active one of a coin-switch chain). */
   txn_id?: string | null
   /** The gateway's payment page (hosted mode; also present in white-label mode). */
@@ -43,7 +53,7 @@ export interface CryptoInvoiceStatus {
   psys_cid?: string | null
   /** Coin code, e.g. "USDT" (the gateway's `currency`; may differ from `psys_cid`). */
   currency?: string | null
-  /** Network / chain of the coin when the store knows it, e.g. "Tron (TRC-20)". */
+  /** The network's short id: the suffix of a token's psys_cid (USDT_TRX → "TRX"), else the coin itself. `describeCoin` names it. */
   network?: string | null
   /** The cart's currency and total ("EUR", "49.90"). */
   source_currency?: string | null
@@ -62,6 +72,8 @@ export interface CryptoInvoiceStatus {
   refund_due_amount?: string | null
   /** Payment address (white-label, live). */
   address?: string | null
+  /** The gateway's own QR image as a data URL (white-label); the kit draws its own from the payment URI. */
+  qr_code?: string | null
   /** ISO 8601 instant the invoice expires (white-label, live). */
   expires_at?: string | null
   confirmations?: CryptoConfirmations | null

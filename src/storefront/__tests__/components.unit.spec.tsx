@@ -166,6 +166,18 @@ describe("CryptoPaymentPanel", () => {
     expect(container.querySelector(".mpc-panel.my-panel")).toBeTruthy()
   })
 
+  it("reads the status at once when the countdown reaches the deadline", async () => {
+    const fetchStatus = jest.fn(async () => statusWith({ status: "expired" }))
+    render(
+      <CryptoPaymentPanel status={statusWith({ status: "new", expires_at: "2030-01-01T00:00:05.000Z" })} fetchStatus={fetchStatus} pollIntervalsMs={[60000]} />
+    )
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(5000)
+    })
+    expect(fetchStatus).toHaveBeenCalledTimes(1)
+    expect(screen.getByRole("status").textContent).toContain("This invoice has expired")
+  })
+
   it("polls with fetchStatus and announces the paid status", async () => {
     const fetchStatus = jest.fn(async () => statusWith({ status: "completed", pending_amount: "0" }))
     const onPaid = jest.fn()

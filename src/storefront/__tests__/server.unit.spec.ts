@@ -1,4 +1,4 @@
-import { CryptoStoreError, getCryptoPaymentStatus, initiateCryptoSession, listCryptoCurrencies, type CryptoSessionCart } from "../server"
+import { CryptoStoreError, getCryptoPaymentStatus, initiateCryptoSession, listCryptoCurrencies, refreshCryptoInvoice, type CryptoSessionCart } from "../server"
 import { statusWith } from "./fixtures"
 
 interface Call {
@@ -169,5 +169,32 @@ describe("initiateCryptoSession", () => {
   it("refuses a malformed coin id", async () => {
     const { fetch } = fakeFetch([])
     await expect(initiateCryptoSession(cartWith([]), { psys_cid: "BTC; drop" }, { ...connection, fetch })).rejects.toThrow("psys_cid must be a coin id")
+  })
+})
+
+describe("refreshCryptoInvoice", () => {
+  it("POSTs the cart (and the new coin) for a new invoice and answers the new status", async () => {
+    const { fetch, calls } = fakeFetch([[200, statusWith({ status: "new", txn_id: "txn_2", attempt: 2 })]])
+    const status = await refreshCryptoInvoice({ ...connection, fetch, cartId: "cart_1", psysCid: "LTC" })
+    expect(status.invoice?.txn_id).toBe("txn_2")
+    expect(calls).toEqual([
+      expect.objectContaining({
+        method: "POST",
+        url: "http://localhost:9000/store/crypto/payment-sessions/refresh",
+        body: { cart_id: "cart_1", psys_cid: "LTC" },
+        cache: "no-store",
+      }),
+    ])
+  })
+
+  it("sends no coin when none is given (the same coin again)", async () => {
+    const { fetch, calls } = fakeFetch([[200, statusWith({ status: "new" })]])
+    await refreshCryptoInvoice({ ...connection, fetch, cartId: "cart_1" })
+    expect(calls[0]?.body).toEqual({ cart_id: "cart_1" })
+  })
+
+  it("passes on the store's refusal while the invoice can still be paid", async () => {
+    const { fetch } = fakeFetch([[400, { type: "not_allowed", message: "The invoice can still be paid" }]])
+    await expect(refreshCryptoInvoice({ ...connection, fetch, cartId: "cart_1" })).rejects.toMatchObject({ status: 400 })
   })
 })

@@ -51,6 +51,10 @@ describe("the status model (toCryptoPaymentState)", () => {
     expect(toCryptoPaymentState(statusWith({ status: "error" }))).toMatchObject({ status: "error", final: true })
   })
 
+  it("an invoice not synced yet (status null) is pending", () => {
+    expect(toCryptoPaymentState(statusWith({ status: null })).status).toBe("pending")
+  })
+
   it("a status the kit does not know is pending, never paid", () => {
     expect(toCryptoPaymentState(statusWith({ status: "settling" }))).toMatchObject({ status: "pending", final: false })
   })
@@ -80,6 +84,10 @@ describe("resolveCryptoReturn", () => {
 
   it("detected with the session authorized (orders on detection) means complete the cart", () => {
     expect(resolveCryptoReturn(statusWith({ status: "pending", pending_amount: "0", session_status: "authorized" }))).toEqual({ kind: "complete" })
+  })
+
+  it("detected with the session pending_authorization (orders on detection) means complete the cart", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "pending", pending_amount: "0", session_status: "pending_authorization" }))).toEqual({ kind: "complete" })
   })
 
   it("detected and not authorized is pending", () => {

@@ -1,6 +1,6 @@
 "use client"
 
-import { useState, type ReactNode } from "react"
+import { useEffect, useState, type ReactNode } from "react"
 import { useCopyToClipboard } from "../hooks/use-copy-to-clipboard.js"
 import { useCountdown } from "../hooks/use-countdown.js"
 import { useCryptoPaymentStatus, type CryptoPaymentCallback } from "../hooks/use-crypto-payment-status.js"
@@ -48,7 +48,7 @@ export interface CryptoPaymentPanelProps {
   onPaid?: CryptoPaymentCallback
   onExpired?: CryptoPaymentCallback
   onFailed?: CryptoPaymentCallback
-  /** Offered on an expired, canceled or failed invoice: create a fresh one (e.g. `initiateCryptoSession(..., { force: true })`). */
+  /** Offered on an expired, canceled or failed invoice: get a fresh one (e.g. a server action calling `refreshCryptoInvoice`). */
   onNewInvoice?: () => void | Promise<void>
   support?: CryptoSupportContact | null
   /** QR size in CSS pixels (default 192). */
@@ -85,6 +85,11 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
   const state = fetchStatus !== undefined ? polled.state : toCryptoPaymentState(status)
   const countdown = useCountdown(OPEN_STATUSES.has(state.status) ? state.expiresAt : null)
   const clipboard = useCopyToClipboard()
+  // At the deadline, read at once instead of waiting for the next (backed-off) poll.
+  const { refresh } = polled
+  useEffect(() => {
+    if (countdown.expired && fetchStatus !== undefined) refresh()
+  }, [countdown.expired, fetchStatus, refresh])
   const [renewing, setRenewing] = useState(false)
 
   const coin = state.psysCid !== null ? describeCoin(state.psysCid, state.currency) : null
@@ -100,7 +105,7 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
     setRenewing(true)
     try {
       await onNewInvoice()
-      if (fetchStatus !== undefined) polled.refresh()
+      if (fetchStatus !== undefined) refresh()
     } finally {
       setRenewing(false)
     }

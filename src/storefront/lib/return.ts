@@ -19,7 +19,8 @@ export type CryptoReturnDecision =
 /** `underpaid`: expired with only part of the amount received (a refund is due). */
 export type CryptoFailureReason = "expired" | "underpaid" | "canceled" | "error"
 
-const AUTHORIZED_SESSION = new Set(["authorized", "captured"])
+// "pending_authorization": the store places orders on detection, so completing the cart places the order.
+const AUTHORIZED_SESSION = new Set(["pending_authorization", "authorized", "captured"])
 const AUTHORIZED_COLLECTION = new Set(["authorized", "partially_authorized", "completed", "partially_captured"])
 
 export function resolveCryptoReturn(status: CryptoPaymentStatusResponse): CryptoReturnDecision {

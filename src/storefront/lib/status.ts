@@ -56,7 +56,7 @@ function statusOf(
   const partlyPaid =
     (isPositiveDecimal(pendingAmount) && amount !== null && compareDecimal(pendingAmount, amount) < 0) ||
     (isPositiveDecimal(invoice.received_amount) && amount !== null && compareDecimal(invoice.received_amount, amount) < 0)
-  switch (invoice.status.trim().toLowerCase()) {
+  switch ((invoice.status ?? "").trim().toLowerCase()) {
     case "new":
       return partlyPaid ? "underpaid" : "new"
     case "pending":

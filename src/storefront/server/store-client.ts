@@ -97,7 +97,7 @@ export function parsePaymentStatus(body: unknown, path = "/store/crypto/payment-
   const invoice = body.invoice
   if (invoice !== null && invoice !== undefined) {
     if (!isRecord(invoice)) fail(path, "invoice", "an object or null")
-    if (typeof invoice.status !== "string") fail(path, "invoice.status", "a string")
+    if (invoice.status !== null && typeof invoice.status !== "string") fail(path, "invoice.status", "a string or null")
     for (const field of AMOUNT_FIELDS) {
       const value = invoice[field]
       if (value !== null && value !== undefined && !isDecimalString(value)) fail(path, `invoice.${field}`, "a decimal string or null")
