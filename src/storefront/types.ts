@@ -1,7 +1,7 @@
 /**
  * The wire shapes the storefront kit reads from the plugin's store routes, and the kit's own
  * status model. Amounts are decimal strings everywhere ("0.00012345"), never numbers: a float
- * cannot carry a 30-digit coin amount (see docs/storefront.md).
+ * cannot carry a 30-digit coin amount (see src/storefront/README.md).
  *
  * Fields marked optional or `null` are absent in hosted mode (the shopper pays on the gateway's
  * page, so the store does not know the address, the coin or the amount until a callback arrives).
@@ -60,7 +60,7 @@ export interface CryptoInvoiceStatus {
   source_amount?: string | null
   /** What the invoice asks for, in the coin (white-label, live). */
   amount?: string | null
-  /** What is still to pay, in the coin (white-label, live; spec §2: `pending_amount`). */
+  /** What is still to pay, in the coin (white-label, live; spec §2.1: `pending_amount`). */
   pending_amount?: string | null
   /** What the invoice asks for, as last synced (includes a commission the shopper pays). */
   expected_amount?: string | null
