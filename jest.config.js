@@ -10,7 +10,14 @@ require("./integration-tests/db-env").applyDbEnv()
 const transform = {
   "^.+\\.[jt]sx?$": [
     "@swc/jest",
-    { jsc: { parser: { syntax: "typescript", tsx: true, decorators: true }, target: "es2021" } },
+    {
+      jsc: {
+        parser: { syntax: "typescript", tsx: true, decorators: true },
+        target: "es2021",
+        // The storefront kit's .tsx uses the automatic JSX runtime (no React import), as its tsc build does.
+        transform: { react: { runtime: "automatic" } },
+      },
+    },
   ],
 }
 
@@ -25,7 +32,10 @@ const projects = {
   unit: {
     ...base,
     displayName: "unit",
-    testMatch: ["<rootDir>/src/**/__tests__/**/*.unit.spec.[jt]s"],
+    testMatch: ["<rootDir>/src/**/__tests__/**/*.unit.spec.[jt]s?(x)"],
+    // The storefront kit is ESM and imports its own files as "./x.js" (what Node needs at run time);
+    // in the tests those specifiers point at the .ts sources.
+    moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   },
   "integration:contract": {
     ...base,

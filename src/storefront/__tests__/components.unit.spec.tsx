@@ -1,0 +1,238 @@
+/**
+ * @jest-environment jsdom
+ */
+import { act, fireEvent, render, screen } from "@testing-library/react"
+import { CryptoCoinPicker, CryptoPayButton, CryptoPaymentPanel, CryptoPaymentResult, CryptoPaymentSummary, type CryptoCurrencyOption } from "../index"
+import { TextEncoder } from "util"
+import { statusWith } from "./fixtures"
+
+// Browsers have TextEncoder (qrcode encodes with it); jest's jsdom environment does not expose Node's.
+beforeAll(() => {
+  Object.assign(globalThis, { TextEncoder })
+})
+
+beforeEach(() => {
+  jest.useFakeTimers({ now: new Date("2030-01-01T00:00:00.000Z") })
+})
+afterEach(() => {
+  jest.useRealTimers()
+})
+
+const coins: CryptoCurrencyOption[] = [
+  { psys_cid: "USDT_ETH", currency: "USDT", name: "Tether", icon: null, amount: "49.900000", rate: "1", maintenance: false, default: false },
+  { psys_cid: "USDT_TRX", currency: "USDT", name: "Tether", icon: null, amount: "49.900000", rate: "1", maintenance: false, default: true },
+  { psys_cid: "BTC", currency: "BTC", name: "Bitcoin", icon: null, amount: "0.00123400", rate: "40000", maintenance: true, default: false },
+]
+
+describe("CryptoCoinPicker", () => {
+  it("lists each coin as a radio named with its network and the total in that coin", () => {
+    render(<CryptoCoinPicker currencies={coins} value={null} onChange={() => undefined} locale="en-US" />)
+    expect(screen.getByRole("group", { name: "Choose a coin" })).toBeTruthy()
+    expect(screen.getByRole("radio", { name: /USDT\s*Ethereum \(ERC-20\)\s*49\.900000 USDT/ })).toBeTruthy()
+    expect(screen.getByRole("radio", { name: /USDT\s*Tron \(TRC-20\)/ })).toBeTruthy()
+  })
+
+  it("says in words that a coin is unavailable and disables it", () => {
+    render(<CryptoCoinPicker currencies={coins} value={null} onChange={() => undefined} />)
+    const btc = screen.getByRole("radio", { name: /BTC.*\(unavailable\)/ }) as HTMLInputElement
+    expect(btc.disabled).toBe(true)
+  })
+
+  it("reports the chosen coin id", () => {
+    const onChange = jest.fn()
+    render(<CryptoCoinPicker currencies={coins} value="USDT_ETH" onChange={onChange} />)
+    fireEvent.click(screen.getByRole("radio", { name: /Tron/ }))
+    expect(onChange).toHaveBeenCalledWith("USDT_TRX")
+  })
+
+  it("shows the cart total in the shop's currency", () => {
+    render(<CryptoCoinPicker currencies={coins} value={null} onChange={() => undefined} total={{ amount: "49.9", currencyCode: "EUR" }} locale="de-DE" />)
+    expect(screen.getByRole("group").querySelector(".mpc-coin-picker-total")?.textContent).toBe("49,90\u00a0€")
+  })
+})
+
+describe("CryptoPayButton", () => {
+  it("sends the shopper to the invoice page in the same tab", async () => {
+    const navigate = jest.fn()
+    render(<CryptoPayButton invoiceUrl="https://gateway.example/invoice/txn_1" navigate={navigate} />)
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Pay with crypto" }))
+      await jest.advanceTimersByTimeAsync(0)
+    })
+    expect(navigate).toHaveBeenCalledWith("https://gateway.example/invoice/txn_1")
+  })
+
+  it("is disabled without an invoice URL", () => {
+    render(<CryptoPayButton invoiceUrl={null} />)
+    expect((screen.getByRole("button") as HTMLButtonElement).disabled).toBe(true)
+  })
+})
+
+describe("CryptoPaymentPanel", () => {
+  it("shows amount and address, each with a copy button, and a status region that is polite", () => {
+    render(<CryptoPaymentPanel status={statusWith({ status: "new" })} locale="en-US" />)
+    expect(screen.getByRole("status").getAttribute("aria-live")).toBe("polite")
+    expect(screen.getByRole("status").textContent).toContain("Waiting for your payment")
+    expect(screen.getByText("0.00123400 BTC")).toBeTruthy()
+    expect(screen.getByText("bc1qexampleaddress")).toBeTruthy()
+    expect(screen.getByRole("button", { name: "Copy amount" })).toBeTruthy()
+    expect(screen.getByRole("button", { name: "Copy address" })).toBeTruthy()
+  })
+
+  it("carries the status in data-status", () => {
+    const { container } = render(<CryptoPaymentPanel status={statusWith({ status: "pending", pending_amount: "0" })} />)
+    expect(container.querySelector(".mpc-panel")?.getAttribute("data-status")).toBe("detected")
+  })
+
+  it("copies the raw amount, not the grouped display", async () => {
+    const writeText = jest.fn(async () => undefined)
+    Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText } })
+    render(<CryptoPaymentPanel status={statusWith({ status: "new", amount: "1234.5", pending_amount: "1234.5" })} locale="en-US" />)
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Copy amount" }))
+      await jest.advanceTimersByTimeAsync(0)
+    })
+    expect(writeText).toHaveBeenCalledWith("1234.5")
+    expect(screen.getAllByText("Copied").length).toBeGreaterThan(0)
+  })
+
+  it("draws a QR code of the BIP21 URI with alt text, and a wallet link", () => {
+    render(<CryptoPaymentPanel status={statusWith({ status: "new" })} locale="en-US" />)
+    const qr = screen.getByRole("img", { name: "QR code to pay 0.00123400 BTC to bc1qexampleaddress" })
+    expect(qr.getAttribute("data-value")).toBe("bitcoin:bc1qexampleaddress?amount=0.001234")
+    expect(screen.getByRole("link", { name: "Open in wallet" }).getAttribute("href")).toBe("bitcoin:bc1qexampleaddress?amount=0.001234")
+  })
+
+  it("has no wallet link for a token, and warns to send on its network only", () => {
+    render(<CryptoPaymentPanel status={statusWith({ status: "new", psys_cid: "USDT_TRX", currency: "USDT", address: "TXyz", amount: "49.9", pending_amount: "49.9" })} />)
+    expect(screen.queryByRole("link", { name: "Open in wallet" })).toBeNull()
+    expect(screen.getByText("Send only USDT · Tron (TRC-20) to this address.")).toBeTruthy()
+  })
+
+  it("counts down to the expiry", async () => {
+    render(<CryptoPaymentPanel status={statusWith({ status: "new", expires_at: "2030-01-01T00:15:00.000Z" })} />)
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(1000)
+    })
+    expect(screen.getByRole("timer").textContent).toBe("Expires in 14:59")
+  })
+
+  it("says payment detected with confirmations n of m", () => {
+    render(<CryptoPaymentPanel status={statusWith({ status: "pending", pending_amount: "0", confirmations: { current: 1, required: 3 } })} />)
+    expect(screen.getByRole("status").textContent).toContain("Payment detected, waiting for confirmations")
+    expect(screen.getByRole("status").textContent).toContain("1 of 3 confirmations")
+  })
+
+  it("on underpayment, says what is still due and offers that amount to copy", () => {
+    render(<CryptoPaymentPanel status={statusWith({ status: "pending", pending_amount: "0.00023400" })} locale="en-US" />)
+    expect(screen.getByRole("status").textContent).toContain("Still to pay: 0.00023400 BTC")
+    expect(screen.getByText("0.00023400 BTC", { selector: ".mpc-panel-value" })).toBeTruthy()
+  })
+
+  it("on overpayment, notes the amount over", () => {
+    render(<CryptoPaymentPanel status={statusWith({ status: "mismatch", overpaid_amount: "0.0001" })} locale="en-US" />)
+    expect(screen.getByRole("status").textContent).toContain("You sent 0.0001 BTC more than the amount due.")
+  })
+
+  it("on expiry, hides the address and offers a new invoice", async () => {
+    const onNewInvoice = jest.fn(async () => undefined)
+    render(<CryptoPaymentPanel status={statusWith({ status: "expired" })} onNewInvoice={onNewInvoice} />)
+    expect(screen.queryByText("bc1qexampleaddress")).toBeNull()
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Get a new invoice" }))
+      await jest.advanceTimersByTimeAsync(0)
+    })
+    expect(onNewInvoice).toHaveBeenCalledTimes(1)
+  })
+
+  it("shows the merchant's support contact", () => {
+    render(<CryptoPaymentPanel status={statusWith({ status: "new" })} support={{ email: "help@shop.example" }} />)
+    expect(screen.getByRole("link", { name: "help@shop.example" }).getAttribute("href")).toBe("mailto:help@shop.example")
+  })
+
+  it("speaks German with locale de", () => {
+    render(<CryptoPaymentPanel status={statusWith({ status: "pending", pending_amount: "0", confirmations: { current: 2, required: 3 } })} locale="de-DE" />)
+    expect(screen.getByRole("status").textContent).toContain("Zahlung erkannt, warten auf Bestätigungen")
+    expect(screen.getByRole("status").textContent).toContain("2 von 3 Bestätigungen")
+    expect(screen.getByRole("button", { name: "Adresse kopieren" })).toBeTruthy()
+    expect(screen.getByText("0,00123400 BTC")).toBeTruthy()
+  })
+
+  it("takes label overrides and extra class names", () => {
+    const { container } = render(
+      <CryptoPaymentPanel status={statusWith({ status: "new" })} labels={{ statusNew: "Send your coins" }} classNames={{ root: "my-panel" }} />
+    )
+    expect(screen.getByRole("status").textContent).toContain("Send your coins")
+    expect(container.querySelector(".mpc-panel.my-panel")).toBeTruthy()
+  })
+
+  it("reads the status at once when the countdown reaches the deadline", async () => {
+    const fetchStatus = jest.fn(async () => statusWith({ status: "expired" }))
+    render(
+      <CryptoPaymentPanel status={statusWith({ status: "new", expires_at: "2030-01-01T00:00:05.000Z" })} fetchStatus={fetchStatus} pollIntervalsMs={[60000]} />
+    )
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(5000)
+    })
+    expect(fetchStatus).toHaveBeenCalledTimes(1)
+    expect(screen.getByRole("status").textContent).toContain("This invoice has expired")
+  })
+
+  it("polls with fetchStatus and announces the paid status", async () => {
+    const fetchStatus = jest.fn(async () => statusWith({ status: "completed", pending_amount: "0" }))
+    const onPaid = jest.fn()
+    render(<CryptoPaymentPanel status={statusWith({ status: "new" })} fetchStatus={fetchStatus} onPaid={onPaid} pollIntervalsMs={[1000]} />)
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(1000)
+    })
+    expect(screen.getByRole("status").textContent).toContain("Payment received")
+    expect(onPaid).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe("CryptoPaymentResult", () => {
+  it("links to the order once there is one", () => {
+    render(<CryptoPaymentResult status={statusWith({ status: "completed" }, { order_id: "order_1" })} orderHref={(id) => `/de/order/${id}/confirmed`} />)
+    expect(screen.getByRole("status").textContent).toBe("Thank you! Your order has been placed.")
+    expect(screen.getByRole("link", { name: "View your order" }).getAttribute("href")).toBe("/de/order/order_1/confirmed")
+  })
+
+  it("says pending while the payment is not settled, in data-status too", () => {
+    const { container } = render(<CryptoPaymentResult status={statusWith({ status: "new" })} />)
+    expect(container.querySelector(".mpc-result")?.getAttribute("data-status")).toBe("pending")
+    expect(screen.getByRole("status").getAttribute("aria-live")).toBe("polite")
+  })
+
+  it("offers the way back to checkout when the payment failed", () => {
+    render(<CryptoPaymentResult status={statusWith({ status: "expired" })} retryHref="/checkout?step=payment" />)
+    expect(screen.getByRole("status").textContent).toBe("The payment did not go through.")
+    expect(screen.getByRole("link", { name: "Back to checkout" }).getAttribute("href")).toBe("/checkout?step=payment")
+  })
+
+  it("tells the page its decision, e.g. to complete the cart", () => {
+    const onDecision = jest.fn()
+    render(<CryptoPaymentResult status={statusWith({ status: "completed" })} onDecision={onDecision} />)
+    expect(onDecision).toHaveBeenCalledWith({ kind: "complete" })
+  })
+})
+
+describe("CryptoPaymentSummary", () => {
+  it("shows the coin with its network, the amount and the transaction links of an order payment", () => {
+    render(
+      <CryptoPaymentSummary
+        data={{ psys_cid: "USDT_TRX", currency: "USDT", amount: "49.900000", received_amount: "49.900000", tx_urls: ["https://tronscan.org/#/transaction/abc"] }}
+        locale="en-US"
+      />
+    )
+    expect(screen.getByRole("heading", { name: "Crypto payment" })).toBeTruthy()
+    expect(screen.getByText("USDT · Tron (TRC-20)")).toBeTruthy()
+    expect(screen.getAllByText("49.900000 USDT")).toHaveLength(2)
+    expect(screen.getByRole("link", { name: "Transaction 1" }).getAttribute("href")).toBe("https://tronscan.org/#/transaction/abc")
+  })
+
+  it("drops a link that is not http(s) and an amount that is a number", () => {
+    render(<CryptoPaymentSummary data={{ psys_cid: "BTC", amount: 0.1, tx_urls: ["javascript:alert(1)"] }} />)
+    expect(screen.queryByRole("link")).toBeNull()
+    expect(screen.queryByText(/0\.1/)).toBeNull()
+  })
+})

@@ -1,0 +1,117 @@
+import { resolveCryptoReturn, toCryptoPaymentState } from "../index"
+import { statusWith } from "./fixtures"
+
+describe("the status model (toCryptoPaymentState)", () => {
+  it("no invoice yet is pending, not final", () => {
+    expect(toCryptoPaymentState(statusWith(null))).toMatchObject({ status: "pending", final: false })
+  })
+
+  it("new with nothing received is new, the whole amount due", () => {
+    expect(toCryptoPaymentState(statusWith({ status: "new" }))).toMatchObject({ status: "new", amountDue: "0.00123400", final: false })
+  })
+
+  it("pending is detected, with confirmations n/m", () => {
+    const state = toCryptoPaymentState(statusWith({ status: "pending", pending_amount: "0", confirmations: { current: 1, required: 3 } }))
+    expect(state).toMatchObject({ status: "detected", confirmations: { current: 1, required: 3 }, final: false })
+  })
+
+  it("pending internal is detected too", () => {
+    expect(toCryptoPaymentState(statusWith({ status: "pending internal", pending_amount: "0" })).status).toBe("detected")
+  })
+
+  it("part received on an open invoice is underpaid, with the amount still due", () => {
+    const state = toCryptoPaymentState(statusWith({ status: "pending", pending_amount: "0.00023400" }))
+    expect(state).toMatchObject({ status: "underpaid", amountDue: "0.00023400", final: false })
+  })
+
+  it("a received amount below the amount asked is underpaid even without pending_amount (hosted sync)", () => {
+    const state = toCryptoPaymentState(statusWith({ status: "pending", pending_amount: null, amount: null, expected_amount: "1", received_amount: "0.4" }))
+    expect(state.status).toBe("underpaid")
+  })
+
+  it("completed is paid and final", () => {
+    expect(toCryptoPaymentState(statusWith({ status: "completed", pending_amount: "0" }))).toMatchObject({ status: "paid", final: true })
+  })
+
+  it("mismatch is overpaid, with the amount over", () => {
+    const state = toCryptoPaymentState(statusWith({ status: "mismatch", overpaid_amount: "0.0001" }))
+    expect(state).toMatchObject({ status: "overpaid", overpaidAmount: "0.0001", final: true })
+  })
+
+  it("expired is expired and final", () => {
+    expect(toCryptoPaymentState(statusWith({ status: "expired" }))).toMatchObject({ status: "expired", final: true })
+  })
+
+  it("expired but captured by the store (within its underpayment tolerance) is paid", () => {
+    expect(toCryptoPaymentState(statusWith({ status: "expired", session_status: "captured" })).status).toBe("paid")
+  })
+
+  it("cancelled is canceled and error is error, both final", () => {
+    expect(toCryptoPaymentState(statusWith({ status: "cancelled" }))).toMatchObject({ status: "canceled", final: true })
+    expect(toCryptoPaymentState(statusWith({ status: "error" }))).toMatchObject({ status: "error", final: true })
+  })
+
+  it("an invoice not synced yet (status null) is pending", () => {
+    expect(toCryptoPaymentState(statusWith({ status: null })).status).toBe("pending")
+  })
+
+  it("a status the kit does not know is pending, never paid", () => {
+    expect(toCryptoPaymentState(statusWith({ status: "settling" }))).toMatchObject({ status: "pending", final: false })
+  })
+
+  it("cancelled duplicate is not final: the paid invoice of the chain decides", () => {
+    expect(toCryptoPaymentState(statusWith({ status: "cancelled duplicate" })).final).toBe(false)
+  })
+
+  it("drops an amount that is not a decimal string", () => {
+    const state = toCryptoPaymentState(statusWith({ amount: "1,5", pending_amount: null }))
+    expect(state.amount).toBeNull()
+  })
+})
+
+describe("resolveCryptoReturn", () => {
+  it("an order id means the order page, whatever the invoice says", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "pending" }, { order_id: "order_1" }))).toEqual({ kind: "order", orderId: "order_1" })
+  })
+
+  it("paid without an order means complete the cart", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "completed" }))).toEqual({ kind: "complete" })
+  })
+
+  it("overpaid without an order means complete the cart", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "mismatch" }))).toEqual({ kind: "complete" })
+  })
+
+  it("detected with the session authorized (orders on detection) means complete the cart", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "pending", pending_amount: "0", session_status: "authorized" }))).toEqual({ kind: "complete" })
+  })
+
+  it("detected with the session pending_authorization (orders on detection) means complete the cart", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "pending", pending_amount: "0", session_status: "pending_authorization" }))).toEqual({ kind: "complete" })
+  })
+
+  it("detected and not authorized is pending", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "pending", pending_amount: "0", session_status: "pending" }))).toEqual({ kind: "pending" })
+  })
+
+  it("new, or no invoice yet, is pending", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "new" }))).toEqual({ kind: "pending" })
+    expect(resolveCryptoReturn(statusWith(null))).toEqual({ kind: "pending" })
+  })
+
+  it("expired with nothing received failed as expired", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "expired" }))).toEqual({ kind: "failed", reason: "expired" })
+  })
+
+  it("expired with part received failed as underpaid", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "expired", received_amount: "0.0001", refund_due_amount: "0.0001" }))).toEqual({
+      kind: "failed",
+      reason: "underpaid",
+    })
+  })
+
+  it("cancelled and error failed with their reason", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "cancelled" }))).toEqual({ kind: "failed", reason: "canceled" })
+    expect(resolveCryptoReturn(statusWith({ status: "error" }))).toEqual({ kind: "failed", reason: "error" })
+  })
+})
