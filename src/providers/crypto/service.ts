@@ -13,7 +13,6 @@ import type {
   InitiatePaymentOutput,
   Logger,
   MedusaContainer,
-  PaymentSessionStatus,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
@@ -26,13 +25,10 @@ import type {
 import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { GatewayClient, Invoice } from "../../gateway"
 import type CryptoModuleService from "../../modules/crypto/service"
-import { sessionAmountToDecimalString } from "./amounts"
-import { appContainer, resolveCryptoModule, resolveLocking, resolvePaymentModule } from "./app"
-import { assessInvoice } from "./assess"
-import { CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "./config"
-import { listCurrencies } from "./currency-cache"
-import { toMedusaError } from "./errors"
-import { createGatewayClient, statusPolicy, type ChainDecision } from "./gateway"
+import { listCurrencies } from "../../core/currency-cache"
+import { toMedusaError } from "../../core/errors"
+import { assessInvoiceChain, assessmentFields, sessionStatusOf, statusPolicy, type InvoiceAssessment } from "../../core/invoice-chain"
+import { sessionAmountToDecimalString } from "../../core/money"
 import {
   callbackUrl,
   optionWarnings,
@@ -40,9 +36,12 @@ import {
   returnUrl,
   type CryptoProviderOptions,
   type ResolvedCryptoOptions,
-} from "./options"
+} from "../../core/options"
+import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "../../core/provider-entry"
+import { readEffectiveOptions } from "../../core/settings"
+import { appContainer, resolveCryptoModule, resolveLocking, resolvePaymentModule } from "./app"
 import { planOrderNumber } from "./order-number"
-import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "../../modules/crypto/refund-authorization"
+import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "./refund-authorization"
 
 type SessionData = Record<string, unknown>
 
@@ -105,7 +104,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       select: ["id", "payment_collection_id", "provider_id"],
     })
     // The merchant's admin settings (issue 5) apply from the next checkout on.
-    const options = await cryptoModule.getEffectiveSettings(session.provider_id, this.options_)
+    const options = await readEffectiveOptions(cryptoModule, session.provider_id, this.options_)
     const psysCid = chooseCoin(data.psys_cid, options)
     const entryId = entryIdOf(session.provider_id) ?? CRYPTO_PROVIDER_IDENTIFIER
     const cart = await this.findCart(scope, session.payment_collection_id)
@@ -317,7 +316,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     )
   }
 
-  private async assess(data: SessionData | undefined, action: string): Promise<ChainDecision | undefined> {
+  private async assess(data: SessionData | undefined, action: string): Promise<InvoiceAssessment | undefined> {
     const txnId = text(data, "txn_id")
     if (txnId === undefined) {
       return undefined
@@ -326,8 +325,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       const cryptoModule = resolveCryptoModule(appContainer())
       // Sessions created before provider_id was kept in their data use the medusa-config options.
       const providerId = text(data, "provider_id")
-      const options = providerId === undefined ? this.options_ : await cryptoModule.getEffectiveSettings(providerId, this.options_)
-      return await assessInvoice(
+      const options = providerId === undefined ? this.options_ : await readEffectiveOptions(cryptoModule, providerId, this.options_)
+      return await assessInvoiceChain(
         this.client_,
         cryptoModule,
         { txn_id: txnId, order_number: text(data, "order_number") },
@@ -369,15 +368,15 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     return data
   }
 
-  private withDecision(data: SessionData | undefined, decision: ChainDecision): SessionData {
-    const { outcome, active, observation } = decision
+  private withDecision(data: SessionData | undefined, decision: InvoiceAssessment): SessionData {
+    const fields = assessmentFields(decision)
     return {
       ...(data ?? {}),
-      status: active.status,
-      active_txn_id: active.id,
-      received_amount: observation.received?.toFixed() ?? null,
-      overpaid_amount: outcome.kind === "paid" ? outcome.overpaid?.toFixed() ?? null : null,
-      refund_due_amount: outcome.kind === "failed" ? outcome.refundDue?.toFixed() ?? null : null,
+      status: fields.gateway_status,
+      active_txn_id: fields.active_txn_id,
+      received_amount: fields.received_amount,
+      overpaid_amount: fields.overpaid_amount,
+      refund_due_amount: fields.refund_due_amount,
     }
   }
 }
@@ -401,12 +400,6 @@ function chooseCoin(requested: unknown, options: ResolvedCryptoOptions): string 
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined ? {} : ({ [key]: value } as Partial<Record<K, string>>)
-}
-
-/** The Medusa session status for a chain decision (status.ts). */
-export function sessionStatusOf(decision: ChainDecision): PaymentSessionStatus {
-  const { outcome } = decision
-  return outcome.kind === "duplicate" ? "pending" : outcome.sessionStatus
 }
 
 export default CryptoPaymentProviderService

@@ -4,7 +4,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { cancelOrderWorkflow, completeCartWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
-import { isCryptoSessionStatus, isForwardMove, type CryptoSessionStatus } from "../../providers/crypto/status"
+import { isCryptoSessionStatus, isForwardMove, type CryptoSessionStatus } from "../../core/payment-state"
 import type { CryptoInvoiceAssessment } from "./assess-crypto-invoice"
 
 export interface AppliedCryptoInvoice {

@@ -1,9 +1,6 @@
 import { createHash } from "crypto"
-import { Decimal } from "decimal.js"
-import type { Operation, Withdrawal } from "../../../gateway"
-
-/** Decimal with room for every digit of a sum of crypto amounts (the default keeps only 20). */
-export const Wide = Decimal.clone({ precision: 80 })
+import type { Operation, Withdrawal } from "../gateway"
+import { exact, sumAmounts } from "./money"
 
 /** One recipient of a withdrawal: an address and a positive decimal amount (a string). */
 export interface WithdrawalRecipient {
@@ -22,11 +19,11 @@ export const OUTCOME_UNKNOWN_GRACE_MS = 15 * 60 * 1000
 
 /** Amounts as written by the admin, normalised ("1.50" → "1.5") so equal amounts compare equal. */
 export function normalizeRecipients(recipients: readonly WithdrawalRecipient[]): WithdrawalRecipient[] {
-  return recipients.map((recipient) => ({ address: recipient.address.trim(), amount: new Wide(recipient.amount).toFixed() }))
+  return recipients.map((recipient) => ({ address: recipient.address.trim(), amount: exact(recipient.amount).toFixed() }))
 }
 
 export function totalAmount(recipients: readonly WithdrawalRecipient[]): string {
-  return recipients.reduce((sum, recipient) => sum.plus(recipient.amount), new Wide(0)).toFixed()
+  return sumAmounts(recipients.map((recipient) => recipient.amount)).toFixed()
 }
 
 /** What makes two withdrawals the same payment: coin, type, and the recipients in order. */

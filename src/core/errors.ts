@@ -11,7 +11,7 @@ import {
   GatewayResponseError,
   GatewayServerError,
   GatewayTimeoutError,
-} from "../../gateway"
+} from "../gateway"
 
 /**
  * THE error translator: a gateway client error → a `MedusaError` whose message says what failed

@@ -1,5 +1,5 @@
 import { BigNumber } from "@medusajs/framework/utils"
-import { sessionAmountToDecimalString } from "../amounts"
+import { sessionAmountToDecimalString } from "../money"
 
 describe("sessionAmountToDecimalString", () => {
   it("keeps a number's decimal text", () => {
