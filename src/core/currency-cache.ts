@@ -46,9 +46,12 @@ function cachedList(value: Record<string, unknown>): CachedCurrency[] | undefine
  * else from the gateway (then stored). A fiat the gateway does not support (HTTP 422) is a
  * clear `INVALID_DATA` error.
  */
+/** The part of our module the cache lives in (table `crypto_rate_cache`). */
+export type RateCacheStore = Pick<CryptoModuleService, "listCryptoRateCaches" | "createCryptoRateCaches" | "updateCryptoRateCaches">
+
 export async function listCurrencies(
-  client: GatewayClient,
-  cryptoModule: CryptoModuleService,
+  client: { currencies: Pick<GatewayClient["currencies"], "list"> },
+  cryptoModule: RateCacheStore,
   fiat: string,
   now: Date = new Date()
 ): Promise<CachedCurrency[]> {

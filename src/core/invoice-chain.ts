@@ -31,6 +31,11 @@ export interface InvoiceAssessment {
   observation: InvoiceObservation
 }
 
+/** The part of the gateway client the assessment reads (spec §4.4). */
+export interface OperationReader {
+  operations: Pick<GatewayClient["operations"], "retrieve">
+}
+
 /** The part of our module the assessment reads: the verified callbacks of the chain. */
 export type CallbackSource = Pick<CryptoModuleService, "listCryptoCallbacks">
 
@@ -47,7 +52,7 @@ export function statusPolicy(options: Pick<ResolvedCryptoOptions, "orderOnDetect
  * white-label sees the switched invoices only through their callbacks.
  */
 export async function assessInvoiceChain(
-  client: GatewayClient,
+  client: OperationReader,
   callbacks: CallbackSource | undefined,
   invoice: AssessedInvoice,
   policy: StatusPolicy
@@ -112,7 +117,7 @@ export function assessmentFields(assessment: InvoiceAssessment): AssessmentField
  * spec §4.4), plus `relatedIds` known from verified callbacks. The first element is the invoice
  * itself.
  */
-async function readInvoiceChain(client: GatewayClient, txnId: string, relatedIds: readonly string[]): Promise<Operation[]> {
+async function readInvoiceChain(client: OperationReader, txnId: string, relatedIds: readonly string[]): Promise<Operation[]> {
   const first = await client.operations.retrieve(txnId)
   const others = new Set([...(first.child_ids ?? []), ...relatedIds])
   others.delete(txnId)

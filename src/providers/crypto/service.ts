@@ -12,7 +12,6 @@ import type {
   InitiatePaymentInput,
   InitiatePaymentOutput,
   Logger,
-  MedusaContainer,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
@@ -22,9 +21,8 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, PaymentActions } from "@medusajs/framework/utils"
-import type { GatewayClient, Invoice } from "../../gateway"
-import type CryptoModuleService from "../../modules/crypto/service"
+import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import type { Invoice } from "../../gateway"
 import { listCurrencies } from "../../core/currency-cache"
 import { toMedusaError } from "../../core/errors"
 import { assessInvoiceChain, assessmentFields, sessionStatusOf, statusPolicy, type InvoiceAssessment } from "../../core/invoice-chain"
@@ -39,14 +37,23 @@ import {
 } from "../../core/options"
 import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "../../core/provider-entry"
 import { readEffectiveOptions } from "../../core/settings"
-import { appContainer, resolveCryptoModule, resolveLocking, resolvePaymentModule } from "./app"
+import { applicationDeps, type ProviderDeps, type ProviderDepsFactory, type ProviderGateway, type ProviderStore } from "./deps"
 import { planOrderNumber } from "./order-number"
 import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "./refund-authorization"
 
 type SessionData = Record<string, unknown>
 
-/** The payment module's local container (research §1.1); only the logger is used from it. */
+/**
+ * The payment module's local container (docs/architecture.md#the-provider); only the logger is used
+ * from it.
+ */
 type InjectedDependencies = Record<string, unknown> & { logger: Logger }
+
+/** What a test may put in place of the application: the collaborators and the gateway client. */
+export interface ProviderSeam {
+  deps?: ProviderDepsFactory
+  client?: ProviderGateway
+}
 
 /** The invoice mirror row reserved for a session (see src/modules/crypto/models/crypto-invoice.ts). */
 interface Reservation {
@@ -75,14 +82,17 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
 
   protected readonly options_: ResolvedCryptoOptions
   protected readonly logger_: Logger
-  protected readonly client_: GatewayClient
+  protected readonly client_: ProviderGateway
+  protected readonly deps_: ProviderDepsFactory
 
-  constructor(cradle: InjectedDependencies, options: CryptoProviderOptions) {
+  /** Medusa passes `cradle` and `options`; `seam` is for unit tests (fakes for the application). */
+  constructor(cradle: InjectedDependencies, options: CryptoProviderOptions, seam: ProviderSeam = {}) {
     // The cradle is an awilix proxy: passed as is (spreading it would resolve every registration).
     super(cradle, options)
     this.options_ = parseCryptoOptions(options)
     this.logger_ = cradle.logger
-    this.client_ = createGatewayClient(this.options_)
+    this.client_ = seam.client ?? createGatewayClient(this.options_)
+    this.deps_ = seam.deps ?? (() => applicationDeps())
     // The provider is a singleton: this runs once per boot.
     for (const warning of optionWarnings(this.options_)) {
       this.logger_.warn(warning)
@@ -98,21 +108,21 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     const sourceCurrency = input.currency_code.toUpperCase()
     const sourceAmount = sessionAmountToDecimalString(input.amount, "amount")
 
-    const scope = appContainer()
-    const cryptoModule = resolveCryptoModule(scope)
-    const session = await resolvePaymentModule(scope).retrievePaymentSession(sessionId, {
+    const deps = this.deps_()
+    const cryptoModule = deps.cryptoModule
+    const session = await deps.paymentModule.retrievePaymentSession(sessionId, {
       select: ["id", "payment_collection_id", "provider_id"],
     })
-    // The merchant's admin settings (issue 5) apply from the next checkout on.
+    // The merchant's admin settings apply from the next checkout on.
     const options = await readEffectiveOptions(cryptoModule, session.provider_id, this.options_)
     const psysCid = chooseCoin(data.psys_cid, options)
     const entryId = entryIdOf(session.provider_id) ?? CRYPTO_PROVIDER_IDENTIFIER
-    const cart = await this.findCart(scope, session.payment_collection_id)
+    const cart = await this.findCart(deps, session.payment_collection_id)
 
     // Before anything is created: the gateway must take this fiat (cached list, spec §4.8).
     await listCurrencies(this.client_, cryptoModule, sourceCurrency)
 
-    const reservation = await this.reserveInvoice(scope, cryptoModule, {
+    const reservation = await this.reserveInvoice(deps, {
       base: cart?.id ?? session.payment_collection_id,
       cartId: cart?.id,
       paymentCollectionId: session.payment_collection_id,
@@ -250,8 +260,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     return { action: PaymentActions.NOT_SUPPORTED }
   }
 
-  private async findCart(scope: MedusaContainer, paymentCollectionId: string): Promise<{ id: string; email: string | null } | undefined> {
-    const query = scope.resolve(ContainerRegistrationKeys.QUERY)
+  private async findCart(deps: ProviderDeps, paymentCollectionId: string): Promise<{ id: string; email: string | null } | undefined> {
+    const query = deps.query
     const { data: links } = await query.graph({
       entity: "cart_payment_collection",
       fields: ["cart_id"],
@@ -272,8 +282,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
    * a failed call finds its reservation again.
    */
   private async reserveInvoice(
-    scope: MedusaContainer,
-    cryptoModule: CryptoModuleService,
+    deps: ProviderDeps,
     input: {
       base: string
       cartId: string | undefined
@@ -284,7 +293,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       sourceCurrency: string
     }
   ): Promise<Reservation> {
-    return resolveLocking(scope).execute(
+    const cryptoModule: ProviderStore = deps.cryptoModule
+    return deps.locking.execute(
       `crypto:order-number:${input.base}`,
       async () => {
         const existing = await cryptoModule.listCryptoInvoices(
@@ -322,7 +332,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       return undefined
     }
     try {
-      const cryptoModule = resolveCryptoModule(appContainer())
+      const cryptoModule = this.deps_().cryptoModule
       // Sessions created before provider_id was kept in their data use the medusa-config options.
       const providerId = text(data, "provider_id")
       const options = providerId === undefined ? this.options_ : await readEffectiveOptions(cryptoModule, providerId, this.options_)

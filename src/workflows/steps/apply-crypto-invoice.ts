@@ -1,9 +1,10 @@
 import type { BigNumberInput, Logger, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MathBN, PaymentActions } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { cancelOrderWorkflow, completeCartWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
+import { sessionAmountToDecimalString } from "../../core/money"
 import { isCryptoSessionStatus, isForwardMove, type CryptoSessionStatus } from "../../core/payment-state"
 import type { CryptoInvoiceAssessment } from "./assess-crypto-invoice"
 
@@ -110,8 +111,8 @@ async function applyCryptoInvoice(input: CryptoInvoiceAssessment, container: Med
     case "captured": {
       const settled = (await capturedPaymentExists(query, session.id)) && (cartId === null || orderId !== null)
       if (!settled) {
-        // Major units of the session amount, as an exact string (research §1.8).
-        const amount = MathBN.convert(session.raw_amount as BigNumberInput).toFixed()
+        // Major units of the session amount, as an exact, validated decimal string.
+        const amount = sessionAmountToDecimalString(session.raw_amount as BigNumberInput, "payment session amount")
         await processPaymentWorkflow(container).run({
           input: { action: PaymentActions.SUCCESSFUL, data: { session_id: session.id, amount } },
         })
