@@ -1,7 +1,8 @@
 import { Decimal } from "decimal.js"
 
 /**
- * How a crypto refund becomes a Medusa refund (issue 5).
+ * How a crypto refund becomes a Medusa refund: the protocol between the admin refund workflow
+ * (src/workflows/admin/create-crypto-refund.ts) and the provider's `refundPayment`.
  *
  * The admin's crypto refund first sends a `cash_out` (spec §4.2) and only then asks Medusa to record
  * the refund (`refundPaymentWorkflow`), which calls the provider's `refundPayment`. The provider

@@ -40,10 +40,11 @@ export const applyCryptoInvoiceStepId = "apply-crypto-invoice"
 
 /**
  * Moves the Medusa payment and order to what the gateway says, through Medusa's own workflows:
- * - captured: `processPaymentWorkflow` with `captured` (places the order if needed; research
- *   §2.5: it only ever gets `captured`, since it completes the cart whatever the action);
+ * - captured: `processPaymentWorkflow` with `captured` (places the order if needed; it
+ *   only ever gets `captured`, since it completes the cart whatever the action,
+ *   docs/architecture.md#medusa-workflows);
  * - pending_authorization (order on detection): `completeCartWorkflow`, whose authorization
- *   returns `pending_authorization` and places the order with the payment awaiting (§0.8);
+ *   returns `pending_authorization` and places the order with the payment awaiting;
  * - canceled: `cancelOrderWorkflow` for an order placed on detection (releases reservations);
  * - pending / error: nothing moves in Medusa; the mirror records it.
  * Never backwards: a terminal state stays; each branch checks Medusa's state first, so running
@@ -141,7 +142,7 @@ async function applyCryptoInvoice(input: CryptoInvoiceAssessment, container: Med
     orderId = await orderIdForCart(query, cartId)
   }
   if (cartId !== null && orderId === null && (target === "captured" || target === "pending_authorization")) {
-    // Cart completion failed inside Medusa's workflow (it does not throw, research §2.5): keep
+    // Cart completion failed inside Medusa's workflow (it does not throw, docs/architecture.md#medusa-workflows): keep
     // the applied state so the reconciliation job tries again.
     await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed })
     logger.warn(`crypto invoice ${invoice.order_number}: cart ${cartId} could not be completed yet; the reconciliation job will retry`)
