@@ -1,4 +1,5 @@
 import { Decimal } from "decimal.js"
+import { isDecimalString } from "../../gateway"
 
 /**
  * How a crypto refund becomes a Medusa refund: the protocol between the admin refund workflow
@@ -31,7 +32,7 @@ export const PLAIN_REFUND_MESSAGE =
 function isAuthorization(value: unknown): value is CryptoRefundAuthorization {
   if (typeof value !== "object" || value === null) return false
   const record = value as Record<string, unknown>
-  return typeof record.withdrawal_id === "string" && typeof record.amount === "string"
+  return typeof record.withdrawal_id === "string" && typeof record.amount === "string" && isDecimalString(record.amount)
 }
 
 /**
