@@ -1,3 +1,4 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { Module } from "@medusajs/framework/utils"
 import CryptoModuleService from "./service"
 
@@ -9,3 +10,8 @@ export default Module(CRYPTO_MODULE, {
 })
 
 export { CryptoModuleService }
+
+/** Our module's service from a container (a request's, a step's, the app's). */
+export function resolveCryptoModule(scope: Pick<MedusaContainer, "resolve">): CryptoModuleService {
+  return scope.resolve<CryptoModuleService>(CRYPTO_MODULE)
+}

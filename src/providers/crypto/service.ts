@@ -12,8 +12,6 @@ import type {
   InitiatePaymentInput,
   InitiatePaymentOutput,
   Logger,
-  MedusaContainer,
-  PaymentSessionStatus,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
@@ -23,16 +21,12 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, PaymentActions } from "@medusajs/framework/utils"
-import type { GatewayClient, Invoice } from "../../gateway"
-import type CryptoModuleService from "../../modules/crypto/service"
-import { sessionAmountToDecimalString } from "./amounts"
-import { appContainer, resolveCryptoModule, resolveLocking, resolvePaymentModule } from "./app"
-import { assessInvoice } from "./assess"
-import { CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "./config"
-import { listCurrencies } from "./currency-cache"
-import { toMedusaError } from "./errors"
-import { createGatewayClient, statusPolicy, type ChainDecision } from "./gateway"
+import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import type { Invoice } from "../../gateway"
+import { listCurrencies } from "../../core/currency-cache"
+import { toMedusaError } from "../../core/errors"
+import { assessInvoiceChain, assessmentFields, sessionStatusOf, statusPolicy, type InvoiceAssessment } from "../../core/invoice-chain"
+import { sessionAmountToDecimalString } from "../../core/money"
 import {
   callbackUrl,
   optionWarnings,
@@ -40,14 +34,26 @@ import {
   returnUrl,
   type CryptoProviderOptions,
   type ResolvedCryptoOptions,
-} from "./options"
+} from "../../core/options"
+import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "../../core/provider-entry"
+import { readEffectiveOptions } from "../../core/settings"
+import { applicationDeps, type ProviderDeps, type ProviderDepsFactory, type ProviderGateway, type ProviderStore } from "./deps"
 import { planOrderNumber } from "./order-number"
-import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "../../modules/crypto/refund-authorization"
+import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "./refund-authorization"
 
 type SessionData = Record<string, unknown>
 
-/** The payment module's local container (research §1.1); only the logger is used from it. */
+/**
+ * The payment module's local container (docs/architecture.md#the-provider); only the logger is used
+ * from it.
+ */
 type InjectedDependencies = Record<string, unknown> & { logger: Logger }
+
+/** What a test may put in place of the application: the collaborators and the gateway client. */
+export interface ProviderSeam {
+  deps?: ProviderDepsFactory
+  client?: ProviderGateway
+}
 
 /** The invoice mirror row reserved for a session (see src/modules/crypto/models/crypto-invoice.ts). */
 interface Reservation {
@@ -64,7 +70,7 @@ const text = (data: SessionData | undefined, key: string): string | undefined =>
 /**
  * The crypto payment provider: a thin adapter between Medusa's payment module and the gateway
  * client. Money states always come from the gateway (`operations.retrieve`), mapped by the one
- * status map (status.ts).
+ * status map (src/core/payment-state.ts).
  */
 class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProviderOptions> {
   static override identifier = CRYPTO_PROVIDER_IDENTIFIER
@@ -76,14 +82,17 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
 
   protected readonly options_: ResolvedCryptoOptions
   protected readonly logger_: Logger
-  protected readonly client_: GatewayClient
+  protected readonly client_: ProviderGateway
+  protected readonly deps_: ProviderDepsFactory
 
-  constructor(cradle: InjectedDependencies, options: CryptoProviderOptions) {
+  /** Medusa passes `cradle` and `options`; `seam` is for unit tests (fakes for the application). */
+  constructor(cradle: InjectedDependencies, options: CryptoProviderOptions, seam: ProviderSeam = {}) {
     // The cradle is an awilix proxy: passed as is (spreading it would resolve every registration).
     super(cradle, options)
     this.options_ = parseCryptoOptions(options)
     this.logger_ = cradle.logger
-    this.client_ = createGatewayClient(this.options_)
+    this.client_ = seam.client ?? createGatewayClient(this.options_)
+    this.deps_ = seam.deps ?? (() => applicationDeps())
     // The provider is a singleton: this runs once per boot.
     for (const warning of optionWarnings(this.options_)) {
       this.logger_.warn(warning)
@@ -99,21 +108,21 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     const sourceCurrency = input.currency_code.toUpperCase()
     const sourceAmount = sessionAmountToDecimalString(input.amount, "amount")
 
-    const scope = appContainer()
-    const cryptoModule = resolveCryptoModule(scope)
-    const session = await resolvePaymentModule(scope).retrievePaymentSession(sessionId, {
+    const deps = this.deps_()
+    const cryptoModule = deps.cryptoModule
+    const session = await deps.paymentModule.retrievePaymentSession(sessionId, {
       select: ["id", "payment_collection_id", "provider_id"],
     })
-    // The merchant's admin settings (issue 5) apply from the next checkout on.
-    const options = await cryptoModule.getEffectiveSettings(session.provider_id, this.options_)
+    // The merchant's admin settings apply from the next checkout on.
+    const options = await readEffectiveOptions(cryptoModule, session.provider_id, this.options_)
     const psysCid = chooseCoin(data.psys_cid, options)
     const entryId = entryIdOf(session.provider_id) ?? CRYPTO_PROVIDER_IDENTIFIER
-    const cart = await this.findCart(scope, session.payment_collection_id)
+    const cart = await this.findCart(deps, session.payment_collection_id)
 
     // Before anything is created: the gateway must take this fiat (cached list, spec §4.8).
     await listCurrencies(this.client_, cryptoModule, sourceCurrency)
 
-    const reservation = await this.reserveInvoice(scope, cryptoModule, {
+    const reservation = await this.reserveInvoice(deps, {
       base: cart?.id ?? session.payment_collection_id,
       cartId: cart?.id,
       paymentCollectionId: session.payment_collection_id,
@@ -201,7 +210,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const amount = sessionAmountToDecimalString(input.amount, "refund amount")
-    // The admin's crypto refund sent the coins first and authorized exactly this amount (issue 5).
+    // The admin's crypto refund sent the coins first and authorized exactly this amount
+    // (refund-authorization.ts).
     const data = consumeCryptoRefundAuthorization(input.data, amount, input.context?.idempotency_key)
     if (data !== undefined) {
       return { data }
@@ -241,8 +251,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
 
   /**
    * The built-in `/hooks/payment/crypto_<id>` route is not how this plugin takes callbacks (it
-   * acknowledges before verifying and drops multipart bodies, research §2). Anything sent there
-   * is answered `not_supported`, and the log says which URL to configure.
+   * acknowledges before verifying and drops multipart bodies, docs/architecture.md#callback-route).
+   * Anything sent there is answered `not_supported`, and the log says which URL to configure.
    */
   async getWebhookActionAndData(_payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     this.logger_.warn(
@@ -251,8 +261,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     return { action: PaymentActions.NOT_SUPPORTED }
   }
 
-  private async findCart(scope: MedusaContainer, paymentCollectionId: string): Promise<{ id: string; email: string | null } | undefined> {
-    const query = scope.resolve(ContainerRegistrationKeys.QUERY)
+  private async findCart(deps: ProviderDeps, paymentCollectionId: string): Promise<{ id: string; email: string | null } | undefined> {
+    const query = deps.query
     const { data: links } = await query.graph({
       entity: "cart_payment_collection",
       fields: ["cart_id"],
@@ -273,8 +283,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
    * a failed call finds its reservation again.
    */
   private async reserveInvoice(
-    scope: MedusaContainer,
-    cryptoModule: CryptoModuleService,
+    deps: ProviderDeps,
     input: {
       base: string
       cartId: string | undefined
@@ -285,7 +294,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       sourceCurrency: string
     }
   ): Promise<Reservation> {
-    return resolveLocking(scope).execute(
+    const cryptoModule: ProviderStore = deps.cryptoModule
+    return deps.locking.execute(
       `crypto:order-number:${input.base}`,
       async () => {
         const existing = await cryptoModule.listCryptoInvoices(
@@ -317,17 +327,17 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     )
   }
 
-  private async assess(data: SessionData | undefined, action: string): Promise<ChainDecision | undefined> {
+  private async assess(data: SessionData | undefined, action: string): Promise<InvoiceAssessment | undefined> {
     const txnId = text(data, "txn_id")
     if (txnId === undefined) {
       return undefined
     }
     try {
-      const cryptoModule = resolveCryptoModule(appContainer())
+      const cryptoModule = this.deps_().cryptoModule
       // Sessions created before provider_id was kept in their data use the medusa-config options.
       const providerId = text(data, "provider_id")
-      const options = providerId === undefined ? this.options_ : await cryptoModule.getEffectiveSettings(providerId, this.options_)
-      return await assessInvoice(
+      const options = providerId === undefined ? this.options_ : await readEffectiveOptions(cryptoModule, providerId, this.options_)
+      return await assessInvoiceChain(
         this.client_,
         cryptoModule,
         { txn_id: txnId, order_number: text(data, "order_number") },
@@ -338,7 +348,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     }
   }
 
-  /** What the storefront may read from the session (never the key, research §1.2). */
+  /** What the storefront may read from the session (never the key: session data reaches the storefront). */
   private sessionData(
     invoice: Invoice,
     context: { sessionId: string; providerId: string; orderNumber: string; sourceAmount: string; sourceCurrency: string }
@@ -369,15 +379,15 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     return data
   }
 
-  private withDecision(data: SessionData | undefined, decision: ChainDecision): SessionData {
-    const { outcome, active, observation } = decision
+  private withDecision(data: SessionData | undefined, decision: InvoiceAssessment): SessionData {
+    const fields = assessmentFields(decision)
     return {
       ...(data ?? {}),
-      status: active.status,
-      active_txn_id: active.id,
-      received_amount: observation.received?.toFixed() ?? null,
-      overpaid_amount: outcome.kind === "paid" ? outcome.overpaid?.toFixed() ?? null : null,
-      refund_due_amount: outcome.kind === "failed" ? outcome.refundDue?.toFixed() ?? null : null,
+      status: fields.gateway_status,
+      active_txn_id: fields.active_txn_id,
+      received_amount: fields.received_amount,
+      overpaid_amount: fields.overpaid_amount,
+      refund_due_amount: fields.refund_due_amount,
     }
   }
 }
@@ -401,12 +411,6 @@ function chooseCoin(requested: unknown, options: ResolvedCryptoOptions): string 
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined ? {} : ({ [key]: value } as Partial<Record<K, string>>)
-}
-
-/** The Medusa session status for a chain decision (status.ts). */
-export function sessionStatusOf(decision: ChainDecision): PaymentSessionStatus {
-  const { outcome } = decision
-  return outcome.kind === "duplicate" ? "pending" : outcome.sessionStatus
 }
 
 export default CryptoPaymentProviderService

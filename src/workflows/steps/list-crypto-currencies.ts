@@ -1,11 +1,9 @@
-import type { BigNumberInput, ConfigModule } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { CRYPTO_MODULE } from "../../modules/crypto"
-import type CryptoModuleService from "../../modules/crypto/service"
-import { listCryptoProviderEntries } from "../../providers/crypto/config"
-import { convertToCoin, listCurrencies } from "../../providers/crypto/currency-cache"
-import { createGatewayClient } from "../../providers/crypto/gateway"
+import { convertToCoin, listCurrencies } from "../../core/currency-cache"
+import { storedAmountToDecimalString } from "../../core/money"
+import { isCryptoProviderId, resolveCryptoProvider } from "../../core/provider-entry"
+import { resolveCryptoModule } from "../../modules/crypto"
 
 export interface CryptoCurrencyOption {
   psys_cid: string
@@ -44,20 +42,17 @@ export const listCryptoCurrenciesStep = createStep(
     if (cart === undefined) {
       throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${input.cart_id} was not found`)
     }
-    const configModule = container.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)
-    const regionProviders = new Set<string>()
+    const regionProviders: string[] = []
     for (const provider of (cart.region?.payment_providers ?? []) as Array<{ id?: unknown } | null>) {
-      if (typeof provider?.id === "string") regionProviders.add(provider.id)
+      if (typeof provider?.id === "string" && isCryptoProviderId(provider.id)) regionProviders.push(provider.id)
     }
-    const entry = listCryptoProviderEntries(configModule).find((candidate) => regionProviders.has(candidate.providerId))
-    if (entry === undefined) {
+    if (regionProviders.length === 0) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Crypto payments are not enabled in the region of cart ${input.cart_id}`)
     }
-    const total = MathBN.convert(cart.total as BigNumberInput).toFixed()
-    const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
-    const all = await listCurrencies(createGatewayClient(entry.options), cryptoModule, cart.currency_code)
-    // The coins the merchant accepts now (admin settings, issue 5) over the medusa-config options.
-    const effective = await cryptoModule.getEffectiveSettings(entry.providerId, entry.options)
+    // The coins the merchant accepts now (admin settings) over the medusa-config options.
+    const { entry, options: effective, client } = await resolveCryptoProvider(container, regionProviders)
+    const total = storedAmountToDecimalString(cart.total, undefined, "cart total")
+    const all = await listCurrencies(client, resolveCryptoModule(container), cart.currency_code)
     const allowed = effective.allowedCurrencies
     const currencies = all
       .filter((coin) => allowed.length === 0 || allowed.includes(coin.psys_cid))

@@ -1,7 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { toMedusaError } from "../../../providers/crypto/errors"
-import { resolveAdminGateway } from "../lib/gateway"
-import { toWire } from "../lib/wire"
+import { toMedusaError } from "../../../core/errors"
+import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { toWire } from "../../../core/money"
 
 export const createCryptoDepositStepId = "create-crypto-deposit"
 
@@ -12,7 +12,7 @@ export const createCryptoDepositStepId = "create-crypto-deposit"
 export const createCryptoDepositStep = createStep(
   createCryptoDepositStepId,
   async (input: { uid: string; psys_cid: string[]; provider_id?: string }, { container }) => {
-    const { client } = resolveAdminGateway(container, input.provider_id)
+    const { client } = await resolveCryptoProvider(container, input.provider_id)
     try {
       const created = await client.deposits.create({ uid: input.uid, psys_cid: input.psys_cid })
       return new StepResponse(toWire(created))

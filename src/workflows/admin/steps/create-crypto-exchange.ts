@@ -1,7 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { toMedusaError } from "../../../providers/crypto/errors"
-import { resolveAdminGateway } from "../lib/gateway"
-import { toWire } from "../lib/wire"
+import { toMedusaError } from "../../../core/errors"
+import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { toWire } from "../../../core/money"
 
 export interface CreateCryptoExchangeInput {
   from_currency: string
@@ -20,7 +20,7 @@ export const createCryptoExchangeStepId = "create-crypto-exchange"
  * reported as such (look at the exchange list before trying again).
  */
 export const createCryptoExchangeStep = createStep(createCryptoExchangeStepId, async (input: CreateCryptoExchangeInput, { container }) => {
-  const { client } = resolveAdminGateway(container, input.provider_id)
+  const { client } = await resolveCryptoProvider(container, input.provider_id)
   try {
     const exchange = await client.exchanges.create({
       from_currency: input.from_currency,

@@ -1,9 +1,9 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { Decimal } from "decimal.js"
-import { resolveCryptoModuleService } from "../lib/gateway"
-import { listCryptoOrderPayments, quoteCryptoRefund } from "../lib/refund"
-import { Wide } from "../lib/withdrawal"
+import { resolveCryptoModule } from "../../../modules/crypto"
+import { exact, sumAmounts } from "../../../core/money"
+import { listCryptoOrderPayments, quoteCryptoRefund } from "../../../core/refund"
 import type { CryptoWithdrawalRecord, ReserveCryptoWithdrawalInput } from "./reserve-crypto-withdrawal"
 
 export interface CreateCryptoRefundInput {
@@ -67,7 +67,7 @@ export function replayOfRecordedRefund(recorded: RecordedCryptoRefund, input: Cr
 
 /** Turns a refund request into the withdrawal that pays it (checked amounts, the coin, the rate). */
 export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, async (input: CreateCryptoRefundInput, { container }) => {
-  const [recorded] = await resolveCryptoModuleService(container).listCryptoWithdrawals({ idempotency_key: input.idempotency_key }, { take: 1 })
+  const [recorded] = await resolveCryptoModule(container).listCryptoWithdrawals({ idempotency_key: input.idempotency_key }, { take: 1 })
   if (recorded !== undefined) {
     return new StepResponse(replayOfRecordedRefund(recorded, input))
   }
@@ -94,7 +94,7 @@ export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, asy
     return new StepResponse(prepared)
   }
 
-  const service = resolveCryptoModuleService(container)
+  const service = resolveCryptoModule(container)
   const { payment_collection_ids } = await listCryptoOrderPayments(container, input.order_id)
   const invoices = payment_collection_ids.length ? await service.listCryptoInvoices({ payment_collection_id: payment_collection_ids }) : []
   const field = input.kind === "overpayment" ? "overpaid_amount" : "refund_due_amount"
@@ -103,9 +103,9 @@ export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, asy
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${input.order_id} has no ${input.kind === "overpayment" ? "overpaid" : "underpaid"} crypto invoice to refund (field: kind)`)
   }
   const earlier = await service.listCryptoWithdrawals({ invoice_id: invoice.id, purpose: input.kind, status: SETTLED_OR_OPEN })
-  const sent = earlier.reduce((total, w) => total.plus(w.total_amount), new Wide(0))
-  const remaining = new Wide(invoice[field] ?? "0").minus(sent)
-  const amount = new Wide(input.amount ?? remaining)
+  const sent = sumAmounts(earlier.map((w) => w.total_amount))
+  const remaining = exact(invoice[field] ?? "0").minus(sent)
+  const amount = exact(input.amount ?? remaining)
   if (amount.lte(0) || amount.gt(remaining)) {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,

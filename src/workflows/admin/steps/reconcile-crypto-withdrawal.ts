@@ -1,9 +1,10 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { Operation } from "../../../gateway"
-import { toMedusaError } from "../../../providers/crypto/errors"
-import { resolveAdminGateway, resolveCryptoModuleService } from "../lib/gateway"
-import { OUTCOME_UNKNOWN_GRACE_MS, operationMatches, recipientsOf, statusOfGatewayResult } from "../lib/withdrawal"
+import { toMedusaError } from "../../../core/errors"
+import { resolveCryptoModule } from "../../../modules/crypto"
+import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { OUTCOME_UNKNOWN_GRACE_MS, operationMatches, recipientsOf, statusOfGatewayResult } from "../../../core/withdrawal"
 import type { CryptoWithdrawalRecord } from "./reserve-crypto-withdrawal"
 
 export const reconcileCryptoWithdrawalStepId = "reconcile-crypto-withdrawal"
@@ -22,12 +23,12 @@ const SEARCH_PAGES = 4
 export const reconcileCryptoWithdrawalStep = createStep(
   reconcileCryptoWithdrawalStepId,
   async (input: { id: string }, { container }) => {
-    const service = resolveCryptoModuleService(container)
+    const service = resolveCryptoModule(container)
     const [withdrawal] = await service.listCryptoWithdrawals({ id: input.id }, { take: 1 })
     if (withdrawal === undefined) {
       throw new MedusaError(MedusaError.Types.NOT_FOUND, `Withdrawal ${input.id} was not found`)
     }
-    const { client } = resolveAdminGateway(container, withdrawal.provider_id)
+    const { client } = await resolveCryptoProvider(container, withdrawal.provider_id)
     const settle = async (operation: Operation): Promise<CryptoWithdrawalRecord> => {
       const status = statusOfGatewayResult(operation.status)
       return service.updateCryptoWithdrawals({

@@ -2,9 +2,9 @@ import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { CRYPTO_REFUND_AUTHORIZATION_KEY, CRYPTO_REFUNDS_KEY, type CryptoRefundAuthorization } from "../../../modules/crypto/refund-authorization"
-import { resolveCryptoModuleService } from "../lib/gateway"
-import { recipientsOf } from "../lib/withdrawal"
+import { CRYPTO_REFUND_AUTHORIZATION_KEY, CRYPTO_REFUNDS_KEY, type CryptoRefundAuthorization } from "../../../providers/crypto/refund-authorization"
+import { resolveCryptoModule } from "../../../modules/crypto"
+import { recipientsOf } from "../../../core/withdrawal"
 import type { SentCryptoWithdrawal } from "./send-crypto-withdrawal"
 
 /** The Medusa refund id the provider recorded for a withdrawal (see consumeCryptoRefundAuthorization). */
@@ -32,7 +32,7 @@ export const recordCryptoRefundStep = createStep(recordCryptoRefundStepId, async
   if (withdrawal.purpose !== "refund" || withdrawal.status !== "completed" || withdrawal.refund_id || !withdrawal.payment_id || !withdrawal.source_amount) {
     return new StepResponse(sent)
   }
-  const service = resolveCryptoModuleService(container)
+  const service = resolveCryptoModule(container)
   const paymentModule = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const payment = await paymentModule.retrievePayment(withdrawal.payment_id, { select: ["id", "data"] })
   // Recorded already (a replay after the withdrawal row could not be updated): never refund twice.

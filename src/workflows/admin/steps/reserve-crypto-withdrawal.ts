@@ -2,8 +2,9 @@ import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { CryptoWithdrawal } from "../../../modules/crypto/models/crypto-withdrawal"
-import { resolveCryptoModuleService, resolveCryptoProviderEntry } from "../lib/gateway"
-import { normalizeRecipients, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../lib/withdrawal"
+import { resolveCryptoModule } from "../../../modules/crypto"
+import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { normalizeRecipients, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../../../core/withdrawal"
 
 export type CryptoWithdrawalRecord = InferTypeOf<typeof CryptoWithdrawal>
 
@@ -42,8 +43,8 @@ export const reserveCryptoWithdrawalStepId = "reserve-crypto-withdrawal"
 export const reserveCryptoWithdrawalStep = createStep(
   reserveCryptoWithdrawalStepId,
   async (input: ReserveCryptoWithdrawalInput, { container }) => {
-    const service = resolveCryptoModuleService(container)
-    const entry = resolveCryptoProviderEntry(container, input.provider_id)
+    const service = resolveCryptoModule(container)
+    const { entry } = await resolveCryptoProvider(container, input.provider_id)
     const recipients = normalizeRecipients(input.recipients)
     const type = recipients.length > 1 ? "mass_cash_out" : "cash_out"
     const fingerprint = withdrawalFingerprint(input.psys_cid, type, recipients)

@@ -1,8 +1,9 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { GatewayOutcomeUnknownError, GatewayApiError } from "../../../gateway"
-import { explainGatewayRejection, toMedusaError } from "../../../providers/crypto/errors"
-import { resolveAdminGateway, resolveCryptoModuleService } from "../lib/gateway"
-import { recipientsOf, statusOfGatewayResult } from "../lib/withdrawal"
+import { explainGatewayRejection, toMedusaError } from "../../../core/errors"
+import { resolveCryptoModule } from "../../../modules/crypto"
+import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { recipientsOf, statusOfGatewayResult } from "../../../core/withdrawal"
 import type { CryptoWithdrawalRecord, CryptoWithdrawalReservation } from "./reserve-crypto-withdrawal"
 
 export interface SentCryptoWithdrawal {
@@ -28,8 +29,8 @@ export const sendCryptoWithdrawalStep = createStep(
     if (!reserved) {
       return new StepResponse<SentCryptoWithdrawal>({ withdrawal, replayed: true })
     }
-    const service = resolveCryptoModuleService(container)
-    const { client } = resolveAdminGateway(container, withdrawal.provider_id)
+    const service = resolveCryptoModule(container)
+    const { client } = await resolveCryptoProvider(container, withdrawal.provider_id)
     const recipients = recipientsOf(withdrawal.recipients)
     await service.updateCryptoWithdrawals({ id: withdrawal.id, status: "sending", sent_at: new Date() })
 

@@ -1,5 +1,5 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { resolveCryptoModuleService } from "../lib/gateway"
+import { resolveCryptoModule } from "../../../modules/crypto"
 
 export interface CryptoSettingsPatch {
   provider_id: string
@@ -29,7 +29,7 @@ export const upsertCryptoSettingsStepId = "upsert-crypto-settings"
 export const upsertCryptoSettingsStep = createStep(
   upsertCryptoSettingsStepId,
   async (patch: CryptoSettingsPatch, { container }) => {
-    const service = resolveCryptoModuleService(container)
+    const service = resolveCryptoModule(container)
     const [previous] = await service.listCryptoSettings({ provider_id: patch.provider_id }, { take: 1 })
     const changes: Record<string, unknown> = { updated_by: patch.updated_by ?? null }
     for (const field of FIELDS) {
@@ -53,7 +53,7 @@ export const upsertCryptoSettingsStep = createStep(
   },
   async (undo, { container }) => {
     if (!undo) return
-    const service = resolveCryptoModuleService(container)
+    const service = resolveCryptoModule(container)
     if (undo.previous === null) {
       await service.deleteCryptoSettings(undo.id)
       return

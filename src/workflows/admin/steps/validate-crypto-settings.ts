@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { toMedusaError } from "../../../providers/crypto/errors"
-import { resolveAdminGateway } from "../lib/gateway"
+import { toMedusaError } from "../../../core/errors"
+import { resolveCryptoProvider } from "../../../core/provider-entry"
 import type { CryptoSettingsPatch } from "./upsert-crypto-settings"
 
 export const validateCryptoSettingsStepId = "validate-crypto-settings"
@@ -12,7 +12,7 @@ export const validateCryptoSettingsStep = createStep(validateCryptoSettingsStepI
   if (coins.length === 0) {
     return new StepResponse(patch)
   }
-  const { client } = resolveAdminGateway(container, patch.provider_id)
+  const { client } = await resolveCryptoProvider(container, patch.provider_id)
   let listed: Set<string>
   try {
     listed = new Set((await client.currencies.list()).map((currency) => currency.cid))

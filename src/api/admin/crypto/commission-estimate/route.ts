@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { toMedusaError } from "../../../../providers/crypto/errors"
-import { resolveAdminGateway } from "../../../../workflows/admin/lib/gateway"
-import { toWire } from "../../../../workflows/admin/lib/wire"
+import { toMedusaError } from "../../../../core/errors"
+import { resolveCryptoProvider } from "../../../../core/provider-entry"
+import { toWire } from "../../../../core/money"
 import type { AdminCryptoEstimateType } from "../validators"
 
 /**
@@ -10,7 +10,7 @@ import type { AdminCryptoEstimateType } from "../validators"
  */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoEstimateType>, res: MedusaResponse) => {
   const { psys_cid, recipients, fee_plan, provider_id } = req.validatedBody
-  const { client } = resolveAdminGateway(req.scope, provider_id)
+  const { client } = await resolveCryptoProvider(req.scope, provider_id)
   try {
     const estimate = await client.operations.commission(psys_cid, {
       addresses: recipients.map((r) => r.address),

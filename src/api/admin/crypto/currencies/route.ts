@@ -1,12 +1,12 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { toMedusaError } from "../../../../providers/crypto/errors"
-import { resolveAdminGateway } from "../../../../workflows/admin/lib/gateway"
-import { toWire } from "../../../../workflows/admin/lib/wire"
+import { toMedusaError } from "../../../../core/errors"
+import { resolveCryptoProvider } from "../../../../core/provider-entry"
+import { toWire } from "../../../../core/money"
 import type { AdminCryptoCurrenciesQueryType } from "../validators"
 
 /** GET /admin/crypto/currencies?fiat=EUR — the gateway's coins with rates in any supported fiat (spec §4.8). */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoCurrenciesQueryType>, res: MedusaResponse) => {
-  const { client } = resolveAdminGateway(req.scope, req.validatedQuery.provider_id)
+  const { client } = await resolveCryptoProvider(req.scope, req.validatedQuery.provider_id)
   const fiat = req.validatedQuery.fiat
   try {
     const currencies = await client.currencies.list(fiat)

@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { toMedusaError } from "../../../../providers/crypto/errors"
+import { toMedusaError } from "../../../../core/errors"
 import { createCryptoDepositWorkflow } from "../../../../workflows/admin"
-import { resolveAdminGateway } from "../../../../workflows/admin/lib/gateway"
+import { resolveCryptoProvider } from "../../../../core/provider-entry"
 import type { AdminCreateCryptoDepositType, AdminCryptoDepositsQueryType } from "../validators"
 
 /** POST /admin/crypto/deposits — the deposit address(es) of a customer uid (white-label, spec §4.10). */
@@ -13,7 +13,7 @@ export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoDepo
 /** GET /admin/crypto/deposits — the deposit addresses, filtered by uid and coin (spec §4.10). */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoDepositsQueryType>, res: MedusaResponse) => {
   const { provider_id, ...params } = req.validatedQuery
-  const { client } = resolveAdminGateway(req.scope, provider_id)
+  const { client } = await resolveCryptoProvider(req.scope, provider_id)
   try {
     const deposits = await client.deposits.list(params)
     res.json({ deposits, page: params.page, limit: params.limit })

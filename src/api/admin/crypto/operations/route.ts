@@ -1,13 +1,13 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { toMedusaError } from "../../../../providers/crypto/errors"
-import { resolveAdminGateway } from "../../../../workflows/admin/lib/gateway"
-import { toWire } from "../../../../workflows/admin/lib/wire"
+import { toMedusaError } from "../../../../core/errors"
+import { resolveCryptoProvider } from "../../../../core/provider-entry"
+import { toWire } from "../../../../core/money"
 import type { AdminCryptoOperationsQueryType } from "../validators"
 
 /** GET /admin/crypto/operations — one page of the gateway's operations with its filters (spec §4.3). */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoOperationsQueryType>, res: MedusaResponse) => {
   const { provider_id, ...params } = req.validatedQuery
-  const { client } = resolveAdminGateway(req.scope, provider_id)
+  const { client } = await resolveCryptoProvider(req.scope, provider_id)
   try {
     const page = await client.operations.list(params)
     const meta = page._meta ?? { totalCount: page.operations.length, pageCount: 1, currentPage: params.page, perPage: params.limit }

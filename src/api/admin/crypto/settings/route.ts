@@ -1,14 +1,15 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { updateCryptoSettingsWorkflow } from "../../../../workflows/admin"
-import { effectiveOptions, readStoredSettings, resolveCryptoProviderEntry } from "../../../../workflows/admin/lib/gateway"
+import { resolveCryptoProvider } from "../../../../core/provider-entry"
+import { readStoredSettings } from "../../../../core/settings"
+import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminUpdateCryptoSettingsType } from "../validators"
 
 /** What the settings page shows: the stored values, the config defaults and what is in effect. Never the key. */
 async function describeSettings(scope: MedusaContainer, providerId?: string) {
-  const entry = resolveCryptoProviderEntry(scope, providerId)
-  const stored = await readStoredSettings(scope, entry.providerId)
-  const effective = await effectiveOptions(scope, entry)
+  const { entry, options: effective } = await resolveCryptoProvider(scope, providerId)
+  const stored = await readStoredSettings(resolveCryptoModule(scope), entry.providerId)
   const view = (o: typeof effective) => ({
     accepted_coins: o.allowedCurrencies,
     default_coin: o.defaultCurrency ?? null,
@@ -43,7 +44,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, { provider_id
 /** POST /admin/crypto/settings — save some settings (null resets one to the medusa-config default). */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminUpdateCryptoSettingsType>, res: MedusaResponse) => {
   const { provider_id, ...patch } = req.validatedBody
-  const entry = resolveCryptoProviderEntry(req.scope, provider_id)
+  const { entry } = await resolveCryptoProvider(req.scope, provider_id)
   await updateCryptoSettingsWorkflow(req.scope).run({
     input: { ...patch, provider_id: entry.providerId, updated_by: req.auth_context?.actor_id ?? null },
   })

@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { createCryptoWithdrawalWorkflow } from "../../../../workflows/admin"
-import { resolveCryptoModuleService } from "../../../../workflows/admin/lib/gateway"
+import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminCreateCryptoWithdrawalType, AdminCryptoWithdrawalsQueryType } from "../validators"
 
 /**
@@ -26,7 +26,7 @@ export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoWith
 /** GET /admin/crypto/withdrawals — the withdrawals recorded here, newest first. */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoWithdrawalsQueryType>, res: MedusaResponse) => {
   const { status, order_id, limit, offset } = req.validatedQuery
-  const [withdrawals, count] = await resolveCryptoModuleService(req.scope).listAndCountCryptoWithdrawals(
+  const [withdrawals, count] = await resolveCryptoModule(req.scope).listAndCountCryptoWithdrawals(
     { ...(status ? { status } : {}), ...(order_id ? { order_id } : {}) },
     { take: limit, skip: offset, order: { created_at: "DESC" } }
   )

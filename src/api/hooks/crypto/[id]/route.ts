@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { ConfigModule, Logger } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { findCryptoProviderEntry } from "../../../../providers/crypto/config"
+import type { Logger } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { providerIdFor, resolveCryptoProvider, type CryptoProvider } from "../../../../core/provider-entry"
 import { handleCryptoCallbackWorkflow } from "../../../../workflows/handle-crypto-callback"
 import { recordCryptoCallbackWorkflow } from "../../../../workflows/record-crypto-callback"
 import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody } from "../callback-request"
@@ -17,12 +17,18 @@ import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decide
 export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<void> => {
   const logger = req.scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
   const entryId = req.params.id
-  const entry = findCryptoProviderEntry(req.scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE), entryId)
-  if (entry === undefined) {
-    logger.warn(`crypto callback for unknown provider "${entryId}" refused`)
-    res.status(404).json({ message: "Unknown crypto provider" })
-    return
+  let provider: CryptoProvider
+  try {
+    provider = await resolveCryptoProvider(req.scope, providerIdFor(entryId))
+  } catch (error) {
+    if (MedusaError.isMedusaError(error) && (error.type === MedusaError.Types.NOT_FOUND || error.type === MedusaError.Types.NOT_ALLOWED)) {
+      logger.warn(`crypto callback for unknown provider "${entryId}" refused`)
+      res.status(404).json({ message: "Unknown crypto provider" })
+      return
+    }
+    throw error
   }
+  const { entry } = provider
 
   let body: Buffer
   try {

@@ -1,11 +1,11 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { resolveCryptoModuleService } from "../../../../../workflows/admin/lib/gateway"
+import { resolveCryptoModule } from "../../../../../modules/crypto"
 import type { AdminCryptoDepositCallbacksQueryType } from "../../validators"
 
 /** GET /admin/crypto/deposits/callbacks — the verified `pay_in` callbacks recorded by the callback route (spec §6.2). */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoDepositCallbacksQueryType>, res: MedusaResponse) => {
   const { uid, limit, offset } = req.validatedQuery
-  const [rows, count] = await resolveCryptoModuleService(req.scope).listAndCountCryptoCallbacks(
+  const [rows, count] = await resolveCryptoModule(req.scope).listAndCountCryptoCallbacks(
     { ipn_type: "pay_in" },
     { take: uid ? 1000 : limit, skip: uid ? 0 : offset, order: { created_at: "DESC" } }
   )

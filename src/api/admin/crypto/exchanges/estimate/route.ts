@@ -1,13 +1,13 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { toMedusaError } from "../../../../../providers/crypto/errors"
-import { resolveAdminGateway } from "../../../../../workflows/admin/lib/gateway"
-import { toWire } from "../../../../../workflows/admin/lib/wire"
+import { toMedusaError } from "../../../../../core/errors"
+import { resolveCryptoProvider } from "../../../../../core/provider-entry"
+import { toWire } from "../../../../../core/money"
 import type { AdminCryptoExchangeEstimateType } from "../../validators"
 
 /** POST /admin/crypto/exchanges/estimate — what an exchange would give (spec §4.11). Creates nothing. */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoExchangeEstimateType>, res: MedusaResponse) => {
   const { provider_id, ...params } = req.validatedBody
-  const { client } = resolveAdminGateway(req.scope, provider_id)
+  const { client } = await resolveCryptoProvider(req.scope, provider_id)
   try {
     res.json({ estimate: toWire(await client.exchanges.estimate(params)) })
   } catch (error) {

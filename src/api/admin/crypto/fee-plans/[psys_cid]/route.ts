@@ -1,8 +1,8 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { toMedusaError } from "../../../../../providers/crypto/errors"
-import { resolveAdminGateway } from "../../../../../workflows/admin/lib/gateway"
-import { toWire } from "../../../../../workflows/admin/lib/wire"
+import { toMedusaError } from "../../../../../core/errors"
+import { resolveCryptoProvider } from "../../../../../core/provider-entry"
+import { toWire } from "../../../../../core/money"
 
 /** GET /admin/crypto/fee-plans/:psys_cid — the coin's fee plans, `normal` and `priority` (spec §4.7). */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, { provider_id?: string }>, res: MedusaResponse) => {
@@ -10,7 +10,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, { provider_id
   if (!/^[A-Za-z0-9_.-]{1,32}$/.test(psysCid)) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, 'psys_cid must be a coin ID such as "BTC" (field: psys_cid)')
   }
-  const { client } = resolveAdminGateway(req.scope, req.validatedQuery?.provider_id)
+  const { client } = await resolveCryptoProvider(req.scope, req.validatedQuery?.provider_id)
   try {
     res.json({ psys_cid: psysCid, plans: toWire(await client.operations.feePlans(psysCid)) })
   } catch (error) {

@@ -1,8 +1,9 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { resolveAdminGateway, resolveCryptoModuleService } from "../../../../../workflows/admin/lib/gateway"
-import { listCryptoOrderPayments } from "../../../../../workflows/admin/lib/refund"
-import { toWire } from "../../../../../workflows/admin/lib/wire"
-import { toMedusaError } from "../../../../../providers/crypto/errors"
+import { resolveCryptoModule } from "../../../../../modules/crypto"
+import { resolveCryptoProvider } from "../../../../../core/provider-entry"
+import { listCryptoOrderPayments } from "../../../../../core/refund"
+import { toWire } from "../../../../../core/money"
+import { toMedusaError } from "../../../../../core/errors"
 
 /**
  * GET /admin/crypto/orders/:id — what the order widget shows: the crypto payments (captured,
@@ -12,7 +13,7 @@ import { toMedusaError } from "../../../../../providers/crypto/errors"
  */
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
   const orderId = req.params.id
-  const service = resolveCryptoModuleService(req.scope)
+  const service = resolveCryptoModule(req.scope)
   const { currency_code, payments, payment_collection_ids } = await listCryptoOrderPayments(req.scope, orderId)
   const invoices = payment_collection_ids.length
     ? await service.listCryptoInvoices({ payment_collection_id: payment_collection_ids }, { order: { attempt: "ASC" } })
@@ -29,7 +30,7 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const txnId = current?.active_txn_id ?? current?.txn_id
   if (current !== undefined && txnId) {
     try {
-      operation = toWire(await resolveAdminGateway(req.scope, current.provider_id).client.operations.retrieve(txnId))
+      operation = toWire(await (await resolveCryptoProvider(req.scope, current.provider_id)).client.operations.retrieve(txnId))
     } catch (error) {
       operationError = toMedusaError(error, "Reading the invoice from the gateway").message
     }

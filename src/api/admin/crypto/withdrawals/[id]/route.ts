@@ -1,10 +1,10 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { resolveCryptoModuleService } from "../../../../../workflows/admin/lib/gateway"
+import { resolveCryptoModule } from "../../../../../modules/crypto"
 
 /** GET /admin/crypto/withdrawals/:id — one recorded withdrawal. */
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
-  const [withdrawal] = await resolveCryptoModuleService(req.scope).listCryptoWithdrawals({ id: req.params.id }, { take: 1 })
+  const [withdrawal] = await resolveCryptoModule(req.scope).listCryptoWithdrawals({ id: req.params.id }, { take: 1 })
   if (withdrawal === undefined) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `Withdrawal ${req.params.id} was not found`)
   }

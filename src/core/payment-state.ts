@@ -1,5 +1,6 @@
 import { Decimal } from "decimal.js"
-import { INVOICE_STATUSES, type KnownStatus } from "../../gateway"
+import { INVOICE_STATUSES } from "../gateway"
+import { exact, ExactDecimal } from "./money"
 
 /**
  * THE status map: gateway invoice status (spec §3) → what the Medusa payment session and order
@@ -9,12 +10,6 @@ import { INVOICE_STATUSES, type KnownStatus } from "../../gateway"
 
 // The statuses the gateway documents (spec §3) are the client's: one list for the whole plugin.
 export { INVOICE_STATUSES }
-
-export type InvoiceStatus = KnownStatus
-
-export function isInvoiceStatus(value: string): value is InvoiceStatus {
-  return (INVOICE_STATUSES as readonly string[]).includes(value)
-}
 
 /** What we know about one invoice at one moment. Amounts are in the invoice's coin. */
 export interface InvoiceObservation {
@@ -54,14 +49,6 @@ export type SessionOutcome =
   | { kind: "duplicate" }
   /** A status the spec does not list: treated as not paid yet, never as money. */
   | { kind: "unknown"; sessionStatus: "pending"; status: string }
-
-/**
- * decimal.js rounds arithmetic results to `precision` significant digits (20 by default), which
- * would round 123456789.123456789012 − 1. Arithmetic here runs in a clone wide enough to be exact
- * for any amount the gateway sends.
- */
-const Exact = Decimal.clone({ precision: 200 })
-const exact = (value: Decimal): Decimal => new Exact(value)
 
 const isPositive = (value: Decimal | undefined): value is Decimal => value !== undefined && value.gt(0)
 
@@ -117,7 +104,7 @@ function mapExpired(received: Decimal | undefined, expected: Decimal | undefined
 export function minimumAccepted(expected: Decimal, tolerancePercent: Decimal): Decimal {
   // Exact: a product of two finite decimals, divided by 100, has a finite expansion that fits
   // the clone's 200 digits.
-  return exact(expected).times(new Exact(100).minus(tolerancePercent)).dividedBy(100)
+  return exact(expected).times(new ExactDecimal(100).minus(tolerancePercent)).dividedBy(100)
 }
 
 const CHAIN_RANK: Record<SessionOutcome["kind"], number> = {

@@ -1,6 +1,6 @@
 import { Decimal } from "decimal.js"
-import type { Operation } from "../../../gateway"
-import { normalizeRecipients, operationMatches, totalAmount, withdrawalFingerprint } from "../lib/withdrawal"
+import type { Operation } from "../../gateway"
+import { normalizeRecipients, operationMatches, totalAmount, withdrawalFingerprint } from "../withdrawal"
 
 const requestedAt = new Date("2026-11-21T10:00:00Z")
 const op = (fields: Partial<Operation>): Operation => ({ id: "op_1", type: "cash_out", status: "completed", tx_url: [], ...fields })

@@ -1,6 +1,7 @@
 import { z } from "@medusajs/framework/zod"
 import { MedusaError } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
+import { isDecimalString } from "../gateway"
 
 /**
  * Options of the crypto payment provider, as written in `medusa-config.ts` under
@@ -93,7 +94,7 @@ const percent = z
   .transform((value, ctx) => {
     // A config literal such as 0.5 is read through its decimal text, never used as a float.
     const text = typeof value === "number" ? String(value) : value
-    if (!/^\d+(\.\d+)?$/.test(text)) {
+    if (!isDecimalString(text)) {
       ctx.addIssue({
         code: "custom",
         message: `underpaidTolerancePercent must be a number from 0 to 100, e.g. 0.5; got "${text}"`,

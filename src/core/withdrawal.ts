@@ -1,9 +1,6 @@
 import { createHash } from "crypto"
-import { Decimal } from "decimal.js"
-import type { Operation, Withdrawal } from "../../../gateway"
-
-/** Decimal with room for every digit of a sum of crypto amounts (the default keeps only 20). */
-export const Wide = Decimal.clone({ precision: 80 })
+import type { Operation } from "../gateway"
+import { exact, sumAmounts } from "./money"
 
 /** One recipient of a withdrawal: an address and a positive decimal amount (a string). */
 export interface WithdrawalRecipient {
@@ -14,19 +11,17 @@ export interface WithdrawalRecipient {
 /** The largest `mass_cash_out` list we send (the sandbox's limit; spec §8 does not state one). */
 export const MAX_RECIPIENTS = 100
 
-/** Statuses of a withdrawal that is not settled yet: an identical one must not start meanwhile. */
-export const UNRESOLVED_STATUSES = ["requested", "sending", "outcome_unknown"] as const
 
 /** After this long without a matching operation, an unsure withdrawal is declared never executed. */
 export const OUTCOME_UNKNOWN_GRACE_MS = 15 * 60 * 1000
 
 /** Amounts as written by the admin, normalised ("1.50" → "1.5") so equal amounts compare equal. */
 export function normalizeRecipients(recipients: readonly WithdrawalRecipient[]): WithdrawalRecipient[] {
-  return recipients.map((recipient) => ({ address: recipient.address.trim(), amount: new Wide(recipient.amount).toFixed() }))
+  return recipients.map((recipient) => ({ address: recipient.address.trim(), amount: exact(recipient.amount).toFixed() }))
 }
 
 export function totalAmount(recipients: readonly WithdrawalRecipient[]): string {
-  return recipients.reduce((sum, recipient) => sum.plus(recipient.amount), new Wide(0)).toFixed()
+  return sumAmounts(recipients.map((recipient) => recipient.amount)).toFixed()
 }
 
 /** What makes two withdrawals the same payment: coin, type, and the recipients in order. */
@@ -40,10 +35,6 @@ export function statusOfGatewayResult(status: string): "completed" | "error" | "
   if (status === "completed") return "completed"
   if (status === "error" || status === "cancelled" || status === "expired") return "error"
   return "sending"
-}
-
-export function txUrlsOf(result: Pick<Withdrawal, "tx_url"> | Pick<Operation, "tx_url">): string[] {
-  return [...result.tx_url]
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Decimal } from "decimal.js"
+import { isDecimalString } from "../gateway"
 
 /** What we stored about an invoice when we created it (src/modules/crypto/models/crypto-invoice.ts). */
 export interface InvoiceRecordForCheck {
@@ -20,8 +21,6 @@ export interface CallbackDiscrepancy {
   invoice: string
 }
 
-const DECIMAL = /^\d+(\.\d+)?$/
-
 const textOf = (fields: Readonly<Record<string, unknown>>, name: string): string | undefined => {
   const value = fields[name]
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined
@@ -30,7 +29,7 @@ const textOf = (fields: Readonly<Record<string, unknown>>, name: string): string
 const sameText = (a: string, b: string): boolean => a.toUpperCase() === b.toUpperCase()
 
 /** Decimal equality ("0.50" = "0.5"); text that is not a decimal never equals anything. */
-const sameAmount = (a: string, b: string): boolean => DECIMAL.test(a) && DECIMAL.test(b) && new Decimal(a).eq(b)
+const sameAmount = (a: string, b: string): boolean => isDecimalString(a) && isDecimalString(b) && new Decimal(a).eq(b)
 
 /**
  * Checks a verified callback's coin and amounts (spec §6.1) against the invoice we created. A
@@ -73,7 +72,7 @@ export function checkCallbackAgainstInvoice(
   }
 
   const received = textOf(fields, "amount")
-  if (received !== undefined && !DECIMAL.test(received)) {
+  if (received !== undefined && !isDecimalString(received)) {
     found.push({ field: "amount", callback: received, invoice: "a decimal amount" })
   }
   return found

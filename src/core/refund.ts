@@ -1,14 +1,13 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
-import { toMedusaError } from "../../../providers/crypto/errors"
-import { resolveAdminGateway, resolveCryptoModuleService } from "./gateway"
-import { Wide } from "./withdrawal"
+import { resolveCryptoModule } from "../modules/crypto"
+import { toMedusaError } from "./errors"
+import { coinPlaces, exact, fiatToCoin, storedAmountToDecimalString, sumAmounts } from "./money"
+import { isCryptoProviderId, resolveCryptoProvider } from "./provider-entry"
 
 /** How far the rate the admin confirmed may be from the gateway's current one (percent). */
 export const RATE_DRIFT_PERCENT = new Decimal(2)
-/** Decimal places of a coin when the gateway gives none (spec §2.4 `precision` is a string). */
-const DEFAULT_PRECISION = 8
 
 export interface CryptoOrderPayment {
   order_id: string
@@ -28,13 +27,7 @@ export interface CryptoOrderPayment {
 type Row = Record<string, unknown>
 const rows = (value: unknown): Row[] => (Array.isArray(value) ? value.filter((v): v is Row => typeof v === "object" && v !== null) : [])
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null)
-/** A Medusa amount (raw `{value, precision}`, BigNumber or number) as an exact decimal string. */
-export const amountText = (raw: unknown, fallback: unknown): string => {
-  const value = raw ?? fallback
-  if (value === null || value === undefined) return "0"
-  return MathBN.convert(value as Parameters<typeof MathBN.convert>[0]).toFixed()
-}
-const sum = (items: Row[]): string => items.reduce((total, item) => total.plus(amountText(item.raw_amount, item.amount)), new Wide(0)).toFixed()
+const sum = (items: Row[], field: string): string => sumAmounts(items.map((item) => storedAmountToDecimalString(item.raw_amount, item.amount, field))).toFixed()
 
 /** The crypto payments of an order, with captured, refunded and refundable amounts. */
 export async function listCryptoOrderPayments(scope: MedusaContainer, orderId: string): Promise<{ currency_code: string; payments: CryptoOrderPayment[]; payment_collection_ids: string[] }> {
@@ -68,9 +61,9 @@ export async function listCryptoOrderPayments(scope: MedusaContainer, orderId: s
   for (const collection of collections) {
     for (const payment of rows(collection.payments)) {
       const providerId = str(payment.provider_id) ?? ""
-      if (!providerId.startsWith("pp_crypto_")) continue
-      const captured = sum(rows(payment.captures))
-      const refunded = sum(rows(payment.refunds))
+      if (!isCryptoProviderId(providerId)) continue
+      const captured = sum(rows(payment.captures), "capture amount")
+      const refunded = sum(rows(payment.refunds), "refund amount")
       payments.push({
         order_id: orderId,
         currency_code: currency,
@@ -78,10 +71,10 @@ export async function listCryptoOrderPayments(scope: MedusaContainer, orderId: s
         provider_id: providerId,
         payment_collection_id: str(collection.id) ?? "",
         payment_session_id: str(payment.payment_session_id),
-        amount: amountText(payment.raw_amount, payment.amount),
+        amount: storedAmountToDecimalString(payment.raw_amount, payment.amount, "payment amount"),
         captured,
         refunded,
-        refundable: Decimal.max(new Wide(captured).minus(refunded), 0).toFixed(),
+        refundable: Decimal.max(exact(captured).minus(refunded), 0).toFixed(),
         data: typeof payment.data === "object" && payment.data !== null ? (payment.data as Record<string, unknown>) : {},
       })
     }
@@ -107,7 +100,7 @@ export interface CryptoRefundQuote {
 
 /** The coin the order was paid in: the invoice mirror of the payment's session, else the payment data. */
 async function coinOfPayment(scope: MedusaContainer, payment: CryptoOrderPayment): Promise<string> {
-  const service = resolveCryptoModuleService(scope)
+  const service = resolveCryptoModule(scope)
   const invoices = await service.listCryptoInvoices({ payment_collection_id: payment.payment_collection_id }, { order: { attempt: "DESC" } })
   const paid = invoices.find((invoice) => invoice.session_id === payment.payment_session_id) ?? invoices[0]
   const coin = paid?.psys_cid ?? str(payment.data.psys_cid)
@@ -132,7 +125,7 @@ export async function quoteCryptoRefund(
   if (payment === undefined) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${input.order_id} has no crypto payment${input.payment_id ? ` ${input.payment_id}` : ""} (field: payment_id)`)
   }
-  const amount = new Wide(input.amount ?? payment.refundable)
+  const amount = exact(input.amount ?? payment.refundable)
   if (amount.lte(0)) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `Nothing to refund: the amount must be above 0 (refundable: ${payment.refundable} ${currency_code.toUpperCase()}) (field: amount)`)
   }
@@ -144,7 +137,7 @@ export async function quoteCryptoRefund(
   }
   const psysCid = await coinOfPayment(scope, payment)
   const fiat = currency_code.toUpperCase()
-  const { client } = resolveAdminGateway(scope, payment.provider_id)
+  const { client } = await resolveCryptoProvider(scope, payment.provider_id)
   let entry
   try {
     entry = (await client.currencies.list(fiat)).find((currency) => currency.cid === psysCid)
@@ -157,7 +150,7 @@ export async function quoteCryptoRefund(
   }
   let rate = current
   if (input.rate !== undefined) {
-    rate = new Wide(input.rate)
+    rate = exact(input.rate)
     const drift = rate.minus(current).abs().div(current).times(100)
     if (drift.gt(RATE_DRIFT_PERCENT)) {
       throw new MedusaError(
@@ -166,8 +159,9 @@ export async function quoteCryptoRefund(
       )
     }
   }
-  const precision = entry.precision && /^\d+$/.test(entry.precision) ? Number.parseInt(entry.precision, 10) : DEFAULT_PRECISION
-  const coinAmount = amount.div(rate).toDecimalPlaces(precision, Decimal.ROUND_DOWN)
+  const precision = coinPlaces(entry.precision)
+  // Rounded DOWN: never send more coin than the refund is worth.
+  const coinAmount = fiatToCoin(amount, rate, precision, "down")
   if (coinAmount.lte(0)) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `${amount.toFixed()} ${fiat} is less than the smallest ${psysCid} amount (field: amount)`)
   }

@@ -1,4 +1,4 @@
-import { callbackAmountsByInvoice } from "../callback-hints"
+import { callbackAmountsByInvoice } from "../invoice-chain"
 
 describe("callbackAmountsByInvoice", () => {
   it("takes the received and expected amounts of the latest callback per invoice", () => {

@@ -1,8 +1,8 @@
-import { Decimal } from "decimal.js"
 import { MedusaError } from "@medusajs/framework/utils"
-import { GatewayUnprocessableEntityError, type Currency, type GatewayClient } from "../../gateway"
-import type CryptoModuleService from "../../modules/crypto/service"
+import { GatewayUnprocessableEntityError, type Currency, type GatewayClient } from "../gateway"
+import type CryptoModuleService from "../modules/crypto/service"
 import { toMedusaError } from "./errors"
+import { coinPlaces, exact, fiatToCoin } from "./money"
 
 /** How long the currency list of one fiat is reused (rates move; the picker only needs "about"). */
 export const CURRENCY_CACHE_TTL_MS = 60_000
@@ -46,9 +46,12 @@ function cachedList(value: Record<string, unknown>): CachedCurrency[] | undefine
  * else from the gateway (then stored). A fiat the gateway does not support (HTTP 422) is a
  * clear `INVALID_DATA` error.
  */
+/** The part of our module the cache lives in (table `crypto_rate_cache`). */
+export type RateCacheStore = Pick<CryptoModuleService, "listCryptoRateCaches" | "createCryptoRateCaches" | "updateCryptoRateCaches">
+
 export async function listCurrencies(
-  client: GatewayClient,
-  cryptoModule: CryptoModuleService,
+  client: { currencies: Pick<GatewayClient["currencies"], "list"> },
+  cryptoModule: RateCacheStore,
   fiat: string,
   now: Date = new Date()
 ): Promise<CachedCurrency[]> {
@@ -89,17 +92,14 @@ export async function listCurrencies(
   return entries
 }
 
-const Wide = Decimal.clone({ precision: 60 })
-
 /**
  * A fiat amount in a coin at `fiat_rate`, rounded UP to the coin's decimals (8 when unknown) so
  * the figure shown is never less than what the invoice will ask. Display only: the invoice's own
  * amount is the gateway's.
  */
 export function convertToCoin(fiatAmount: string, currency: CachedCurrency): string | null {
-  if (currency.fiat_rate === null || new Decimal(currency.fiat_rate).isZero()) {
+  if (currency.fiat_rate === null || exact(currency.fiat_rate).isZero()) {
     return null
   }
-  const places = currency.precision !== null && /^\d{1,2}$/.test(currency.precision) ? Number.parseInt(currency.precision, 10) : 8
-  return new Wide(fiatAmount).dividedBy(currency.fiat_rate).toDecimalPlaces(places, Decimal.ROUND_UP).toFixed()
+  return fiatToCoin(fiatAmount, currency.fiat_rate, coinPlaces(currency.precision), "up").toFixed()
 }

@@ -6,7 +6,7 @@ import {
   mapInvoiceStatus,
   minimumAccepted,
   type StatusPolicy,
-} from "../status"
+} from "../payment-state"
 
 const onDetection: StatusPolicy = { orderOnDetection: true, underpaidTolerancePercent: new Decimal(0) }
 const noDetection: StatusPolicy = { orderOnDetection: false, underpaidTolerancePercent: new Decimal(0) }

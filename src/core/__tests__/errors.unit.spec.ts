@@ -1,5 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { GatewayApiError, GatewayConnectionError, GatewayTimeoutError } from "../../../gateway"
+import { GatewayApiError, GatewayConnectionError, GatewayTimeoutError } from "../../gateway"
 import { toMedusaError } from "../errors"
 
 describe("toMedusaError", () => {

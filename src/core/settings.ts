@@ -1,5 +1,7 @@
 import { Decimal } from "decimal.js"
-import type { ResolvedCryptoOptions } from "../../providers/crypto/options"
+import { isDecimalString } from "../gateway"
+import type CryptoModuleService from "../modules/crypto/service"
+import type { ResolvedCryptoOptions } from "./options"
 
 /** The settings a merchant edits in the admin (Settings → Crypto); all optional: null = config. */
 export interface StoredCryptoSettings {
@@ -42,6 +44,27 @@ export function mergeCryptoSettings<T extends EditableCryptoOptions>(defaults: T
     expireMinutes: stored.invoice_lifetime_minutes ?? defaults.expireMinutes,
     orderOnDetection: stored.order_on_detection ?? defaults.orderOnDetection,
     underpaidTolerancePercent:
-      tolerance !== undefined && tolerance !== null && /^\d+(\.\d+)?$/.test(tolerance) ? new Decimal(tolerance) : defaults.underpaidTolerancePercent,
+      tolerance !== undefined && tolerance !== null && isDecimalString(tolerance) ? new Decimal(tolerance) : defaults.underpaidTolerancePercent,
   }
+}
+
+/** The part of our module the settings live in (table `crypto_setting`). */
+export type SettingsStore = Pick<CryptoModuleService, "listCryptoSettings">
+
+/** A provider's stored admin settings row, if any. */
+export async function readStoredSettings(
+  store: SettingsStore,
+  providerId: string
+): Promise<(StoredCryptoSettings & { id: string; updated_by?: string | null; updated_at?: Date | string }) | undefined> {
+  const [row] = await store.listCryptoSettings({ provider_id: providerId }, { take: 1 })
+  return row ?? undefined
+}
+
+/**
+ * The options the next checkout uses: `defaults` (the provider's medusa-config options) with the
+ * settings the merchant saved in the admin on top. Read from the database on every call, so a
+ * change reaches every server instance without a restart.
+ */
+export async function readEffectiveOptions<T extends EditableCryptoOptions>(store: SettingsStore, providerId: string, defaults: T): Promise<T> {
+  return mergeCryptoSettings(defaults, await readStoredSettings(store, providerId))
 }

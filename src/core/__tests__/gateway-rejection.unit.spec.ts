@@ -1,5 +1,5 @@
-import { GatewayApiError, GatewayParameterError } from "../../../gateway"
-import { explainGatewayRejection, toMedusaError } from "../../../providers/crypto/errors"
+import { GatewayApiError, GatewayParameterError } from "../../gateway"
+import { explainGatewayRejection, toMedusaError } from "../errors"
 
 describe("gateway rejections in the merchant's words", () => {
   it("says insufficient funds (116) and names the amount", () => {

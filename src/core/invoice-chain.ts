@@ -1,0 +1,179 @@
+import { Decimal } from "decimal.js"
+import { isDecimalString, type GatewayClient, type Operation } from "../gateway"
+import type CryptoModuleService from "../modules/crypto/service"
+import type { ResolvedCryptoOptions } from "./options"
+import {
+  mapInvoiceChain,
+  type CryptoSessionStatus,
+  type InvoiceObservation,
+  type SessionOutcome,
+  type StatusPolicy,
+} from "./payment-state"
+
+/**
+ * The invoice-chain assessment: where an invoice we created and its currency-switch chain stand at
+ * the gateway, mapped through the status map (payment-state.ts). The one assessment every path
+ * uses (the provider's authorize/capture/status, callbacks, the reconciliation job): the gateway's
+ * answer decides money states, never a callback alone.
+ */
+
+/** The invoice we created: its `txn_id` (first of any switch chain) and our `order_number`. */
+export interface AssessedInvoice {
+  txn_id: string
+  order_number: string | undefined
+}
+
+/** The status map's verdict on a chain, with the invoice that decided and what it showed. */
+export interface InvoiceAssessment {
+  outcome: SessionOutcome
+  /** The invoice of the chain that decided. */
+  active: Operation
+  observation: InvoiceObservation
+}
+
+/** The part of the gateway client the assessment reads (spec §4.4). */
+export interface OperationReader {
+  operations: Pick<GatewayClient["operations"], "retrieve">
+}
+
+/** The part of our module the assessment reads: the verified callbacks of the chain. */
+export type CallbackSource = Pick<CryptoModuleService, "listCryptoCallbacks">
+
+export function statusPolicy(options: Pick<ResolvedCryptoOptions, "orderOnDetection" | "underpaidTolerancePercent">): StatusPolicy {
+  return { orderOnDetection: options.orderOnDetection, underpaidTolerancePercent: options.underpaidTolerancePercent }
+}
+
+/**
+ * Asks the gateway where an invoice and its switch chain stand, and maps that through the status
+ * map.
+ *
+ * The chain is the invoice, its `child_ids` (spec §2.2, white-label shops only) and every invoice
+ * a verified callback tied to it (`switch_id` or our `order_number`, spec §6.1): a shop without
+ * white-label sees the switched invoices only through their callbacks.
+ */
+export async function assessInvoiceChain(
+  client: OperationReader,
+  callbacks: CallbackSource | undefined,
+  invoice: AssessedInvoice,
+  policy: StatusPolicy
+): Promise<InvoiceAssessment> {
+  const stored: StoredCallbackAmounts[] = []
+  if (callbacks !== undefined) {
+    const filters: Array<Record<string, string>> = [{ txn_id: invoice.txn_id }, { switch_id: invoice.txn_id }]
+    if (invoice.order_number !== undefined) {
+      filters.push({ order_number: invoice.order_number })
+    }
+    const rows = await callbacks.listCryptoCallbacks({ $or: filters }, { select: ["txn_id", "fields", "created_at"] })
+    for (const callback of rows) {
+      stored.push({ txn_id: callback.txn_id, fields: callback.fields as Record<string, unknown>, created_at: callback.created_at })
+    }
+  }
+  const related = new Set<string>()
+  for (const callback of stored) {
+    if (callback.txn_id !== null && callback.txn_id !== invoice.txn_id) related.add(callback.txn_id)
+  }
+  const chain = await readInvoiceChain(client, invoice.txn_id, [...related])
+  const hints = callbackAmountsByInvoice(stored)
+  const observations = chain.map((operation) => observationOf(operation, hints.get(operation.id)))
+  const { outcome, index } = mapInvoiceChain(observations, policy)
+  const at = index >= 0 ? index : 0
+  return { outcome, active: chain[at], observation: observations[at] }
+}
+
+/** The Medusa session status of an assessment (a duplicate says nothing: still pending). */
+export function sessionStatusOf(assessment: InvoiceAssessment): CryptoSessionStatus {
+  const { outcome } = assessment
+  return outcome.kind === "duplicate" ? "pending" : outcome.sessionStatus
+}
+
+/** An assessment as plain strings, for session data and workflow results (never a float). */
+export interface AssessmentFields {
+  kind: SessionOutcome["kind"]
+  session_status: CryptoSessionStatus
+  gateway_status: string
+  active_txn_id: string
+  received_amount: string | null
+  expected_amount: string | null
+  overpaid_amount: string | null
+  refund_due_amount: string | null
+}
+
+export function assessmentFields(assessment: InvoiceAssessment): AssessmentFields {
+  const { outcome, active, observation } = assessment
+  return {
+    kind: outcome.kind,
+    session_status: sessionStatusOf(assessment),
+    gateway_status: active.status,
+    active_txn_id: active.id,
+    received_amount: observation.received?.toFixed() ?? null,
+    expected_amount: observation.expected?.toFixed() ?? null,
+    overpaid_amount: outcome.kind === "paid" ? outcome.overpaid?.toFixed() ?? null : null,
+    refund_due_amount: outcome.kind === "failed" ? outcome.refundDue?.toFixed() ?? null : null,
+  }
+}
+
+/**
+ * Reads an invoice and the invoices a currency switch created from it (spec §2.1: `child_ids`;
+ * spec §4.4), plus `relatedIds` known from verified callbacks. The first element is the invoice
+ * itself.
+ */
+async function readInvoiceChain(client: OperationReader, txnId: string, relatedIds: readonly string[]): Promise<Operation[]> {
+  const first = await client.operations.retrieve(txnId)
+  const others = new Set([...(first.child_ids ?? []), ...relatedIds])
+  others.delete(txnId)
+  const children = await Promise.all([...others].map((id) => client.operations.retrieve(id)))
+  return [first, ...children]
+}
+
+/** Amounts a verified callback told us about one invoice (spec §6.1: `amount`, `invoice_total_sum`). */
+export interface CallbackAmounts {
+  received?: Decimal | undefined
+  expected?: Decimal | undefined
+}
+
+/**
+ * One operation as the status map sees it. The operation's own amounts win (spec §2.2: `amount`
+ * is what was received, `sum` what the invoice asks including a client-paid commission); a shop
+ * without white-label gets no amounts there (spec §2.2), so the last verified callback's amounts
+ * fill in (spec §6.1).
+ */
+function observationOf(operation: Operation, hint: CallbackAmounts | undefined): InvoiceObservation {
+  const received = operation.amount ?? operation.actual_sum ?? hint?.received ?? undefined
+  const expected = operation.sum ?? operation.params?.amount ?? hint?.expected ?? undefined
+  return { status: operation.status, received: received ?? undefined, expected: expected ?? undefined }
+}
+
+export interface StoredCallbackAmounts {
+  txn_id: string | null
+  fields: Record<string, unknown>
+  created_at: Date | string
+}
+
+function decimalField(fields: Record<string, unknown>, name: string): Decimal | undefined {
+  const value = fields[name]
+  return typeof value === "string" && isDecimalString(value.trim()) ? new Decimal(value.trim()) : undefined
+}
+
+/**
+ * The amounts of the latest verified callback per invoice (spec §6.1: `amount` is what was
+ * received, `invoice_total_sum` what the invoice asks). Used when the operation itself carries no
+ * amounts (shops without white-label, spec §2.2).
+ */
+export function callbackAmountsByInvoice(callbacks: readonly StoredCallbackAmounts[]): Map<string, CallbackAmounts> {
+  const latest = new Map<string, StoredCallbackAmounts>()
+  for (const callback of callbacks) {
+    if (callback.txn_id === null) continue
+    const seen = latest.get(callback.txn_id)
+    if (seen === undefined || new Date(callback.created_at).getTime() >= new Date(seen.created_at).getTime()) {
+      latest.set(callback.txn_id, callback)
+    }
+  }
+  const amounts = new Map<string, CallbackAmounts>()
+  for (const [txnId, callback] of latest) {
+    amounts.set(txnId, {
+      received: decimalField(callback.fields, "amount"),
+      expected: decimalField(callback.fields, "invoice_total_sum") ?? decimalField(callback.fields, "invoice_sum"),
+    })
+  }
+  return amounts
+}

@@ -1,0 +1,336 @@
+import type { Logger } from "@medusajs/framework/types"
+import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
+import { Decimal } from "decimal.js"
+import type { Currency, Invoice, InvoiceCreateParams, Operation } from "../../../gateway"
+import type { ProviderDeps, ProviderGateway, ProviderStore } from "../deps"
+import { PLAIN_REFUND_MESSAGE } from "../refund-authorization"
+import CryptoPaymentProviderService from "../service"
+
+type Row = Record<string, unknown>
+
+const API_KEY = "sk_test_provider_SECRET"
+const PROVIDER_ID = "pp_crypto_crypto"
+const options = { apiKey: API_KEY, baseUrl: "http://gateway.test", backendUrl: "https://api.shop.test", storefrontUrl: "https://shop.test" }
+
+/** Our module's tables in memory, with the list/create/update calls the provider makes. */
+class MemoryStore {
+  invoices: Row[] = []
+  settings: Row[] = []
+  callbacks: Row[] = []
+  rateCaches: Row[] = []
+  private next = 1
+
+  private static matches(row: Row, filters: Row = {}): boolean {
+    return Object.entries(filters).every(([key, value]) => key === "$or" || row[key] === value)
+  }
+
+  asStore(): ProviderStore {
+    const store = {
+      listCryptoInvoices: async (filters: Row) => this.invoices.filter((row) => MemoryStore.matches(row, filters)),
+      createCryptoInvoices: async (data: Row) => {
+        const row = { id: `cinv_${this.next++}`, txn_id: null, ...data }
+        this.invoices.push(row)
+        return row
+      },
+      updateCryptoInvoices: async (data: Row) => {
+        const row = this.invoices.find((candidate) => candidate.id === data.id)
+        Object.assign(row ?? {}, data)
+        return row
+      },
+      listCryptoCallbacks: async () => this.callbacks,
+      listCryptoSettings: async (filters: Row) => this.settings.filter((row) => MemoryStore.matches(row, filters)),
+      listCryptoRateCaches: async (filters: Row) => this.rateCaches.filter((row) => MemoryStore.matches(row, filters)),
+      createCryptoRateCaches: async (data: Row) => {
+        this.rateCaches.push({ id: `crc_${this.next++}`, ...data })
+        return data
+      },
+      updateCryptoRateCaches: async (data: Row) => data,
+    }
+    // The generated MedusaService method types (overloads, shared context) are more than a fake needs.
+    return store as unknown as ProviderStore
+  }
+}
+
+/** The gateway's answers: invoices it creates, operations it reports, coins it lists. */
+class ScriptedGateway implements ProviderGateway {
+  readonly created: InvoiceCreateParams[] = []
+  readonly operationsById = new Map<string, Operation>()
+  currenciesList: Currency[] = [{ cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8" }]
+
+  invoices = {
+    create: async (params: InvoiceCreateParams): Promise<Invoice> => {
+      this.created.push(params)
+      return {
+        txn_id: `INV-${this.created.length}`,
+        invoice_url: `http://gateway.test/invoice/INV-${this.created.length}`,
+        status: "new",
+        psys_cid: params.currency ?? "BTC",
+        currency: "BTC",
+        amount: new Decimal("0.000175"),
+        invoice_total_sum: new Decimal("0.000175"),
+        wallet_hash: "bc1qaddress",
+      }
+    },
+  }
+
+  operations = {
+    retrieve: async (id: string): Promise<Operation> => {
+      const operation = this.operationsById.get(id)
+      if (operation === undefined) throw new Error(`no operation ${id}`)
+      return operation
+    },
+  }
+
+  currencies = {
+    list: async (): Promise<Currency[]> => this.currenciesList,
+  }
+
+  report(id: string, status: string, amounts: { amount?: string; sum?: string } = {}): void {
+    this.operationsById.set(id, {
+      id,
+      type: "invoice",
+      status,
+      tx_url: [],
+      ...(amounts.amount !== undefined ? { amount: new Decimal(amounts.amount) } : {}),
+      ...(amounts.sum !== undefined ? { sum: new Decimal(amounts.sum) } : {}),
+    })
+  }
+}
+
+const silentLogger = (): Logger & { warnings: string[] } => {
+  const warnings: string[] = []
+  const logger = { warn: (message: string) => warnings.push(message), info: () => undefined, error: () => undefined, debug: () => undefined }
+  // Only warn is called by the provider; the rest of Logger is irrelevant here.
+  return Object.assign(logger as unknown as Logger, { warnings })
+}
+
+function setup(overrides: Partial<typeof options> & Row = {}) {
+  const store = new MemoryStore()
+  const gateway = new ScriptedGateway()
+  const locks: string[] = []
+  const deps: ProviderDeps = {
+    query: {
+      graph: async ({ entity, filters }) => {
+        if (entity === "cart_payment_collection") return { data: filters.payment_collection_id === "paycol_1" ? [{ cart_id: "cart_1" }] : [] }
+        if (entity === "cart") return { data: [{ id: filters.id, email: "shopper@example.com" }] }
+        return { data: [] }
+      },
+    },
+    locking: {
+      execute: (async (key: string | string[], job: () => Promise<unknown>) => {
+        locks.push(String(key))
+        return job()
+      }) as ProviderDeps["locking"]["execute"],
+    },
+    paymentModule: {
+      retrievePaymentSession: (async (id: string) => ({ id, payment_collection_id: "paycol_1", provider_id: PROVIDER_ID })) as unknown as ProviderDeps["paymentModule"]["retrievePaymentSession"],
+    },
+    cryptoModule: store.asStore(),
+  }
+  const logger = silentLogger()
+  const provider = new CryptoPaymentProviderService({ logger }, { ...options, ...overrides }, { deps: () => deps, client: gateway })
+  return { provider, store, gateway, locks, logger }
+}
+
+const initiate = (provider: CryptoPaymentProviderService, amount: string | number = "10.5", data: Row = {}) =>
+  provider.initiatePayment({ amount, currency_code: "usd", data: { session_id: "payses_1", ...data } })
+
+describe("CryptoPaymentProviderService.initiatePayment", () => {
+  it("creates a gateway invoice numbered after the cart, for the exact session amount, asking for the same invoice on retry", async () => {
+    const { provider, gateway } = setup()
+    await initiate(provider, "123456789.123456789012")
+    expect(gateway.created).toEqual([
+      expect.objectContaining({
+        order_number: "cart_1",
+        source_currency: "USD",
+        source_amount: "123456789.123456789012",
+        return_existing: true,
+        expire_min: 60,
+        email: "shopper@example.com",
+        callback_url: "https://api.shop.test/hooks/crypto/crypto?json=true",
+        success_invoice_url: "https://shop.test/checkout/crypto/return?cart_id=cart_1",
+      }),
+    ])
+  })
+
+  it("reserves the order number under a lock on the cart before calling the gateway, and mirrors the invoice", async () => {
+    const { provider, store, locks } = setup()
+    await initiate(provider)
+    expect(locks).toEqual(["crypto:order-number:cart_1"])
+    expect(store.invoices).toEqual([
+      expect.objectContaining({
+        order_number: "cart_1",
+        attempt: 1,
+        cart_id: "cart_1",
+        session_id: "payses_1",
+        provider_id: PROVIDER_ID,
+        txn_id: "INV-1",
+        active_txn_id: "INV-1",
+        expected_amount: "0.000175",
+        gateway_status: "new",
+      }),
+    ])
+  })
+
+  it("answers a pending session whose data names the invoice and never carries the key", async () => {
+    const { provider } = setup()
+    const result = await initiate(provider)
+    expect(result).toMatchObject({ id: "INV-1", status: "pending", data: { txn_id: "INV-1", order_number: "cart_1", provider_id: PROVIDER_ID, source_amount: "10.5" } })
+    expect(JSON.stringify(result)).not.toContain(API_KEY)
+  })
+
+  it("adds the address and coin amount to the session data for a white-label shop", async () => {
+    const { provider } = setup({ whiteLabel: true })
+    const result = await initiate(provider)
+    expect(result.data).toMatchObject({ wallet_hash: "bc1qaddress", amount: "0.000175", psys_cid: "BTC" })
+  })
+
+  it("uses the invoice lifetime the merchant saved in the admin over the medusa-config option", async () => {
+    const { provider, store, gateway } = setup()
+    store.settings.push({ id: "cset_1", provider_id: PROVIDER_ID, invoice_lifetime_minutes: 15 })
+    await initiate(provider)
+    expect(gateway.created[0].expire_min).toBe(15)
+  })
+
+  it("refuses a coin the store does not accept, naming data.psys_cid", async () => {
+    const { provider, gateway } = setup({ allowedCurrencies: ["BTC"] })
+    await expect(initiate(provider, "10", { psys_cid: "ETH" })).rejects.toThrow('data.psys_cid "ETH" is not accepted by this store; choose one of BTC')
+    expect(gateway.created).toEqual([])
+  })
+
+  it("refuses a session without data.session_id", async () => {
+    const { provider } = setup()
+    await expect(provider.initiatePayment({ amount: "10", currency_code: "usd", data: {} })).rejects.toThrow(/data\.session_id is missing/)
+  })
+
+  it("refuses a zero amount before anything is created", async () => {
+    const { provider, store } = setup()
+    await expect(initiate(provider, 0)).rejects.toThrow("amount must be a positive amount, got 0")
+    expect(store.invoices).toEqual([])
+  })
+})
+
+describe("CryptoPaymentProviderService.authorizePayment", () => {
+  it("captures a session whose invoice the gateway reports completed, with the received amount", async () => {
+    const { provider, gateway } = setup()
+    gateway.report("INV-1", "completed", { amount: "0.000175", sum: "0.000175" })
+    const result = await provider.authorizePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })
+    expect(result).toEqual({
+      status: "captured",
+      data: expect.objectContaining({ status: "completed", active_txn_id: "INV-1", received_amount: "0.000175", overpaid_amount: null, refund_due_amount: null }),
+    })
+  })
+
+  it("authorizes on detection: a pending invoice gives pending_authorization", async () => {
+    const { provider, gateway } = setup()
+    gateway.report("INV-1", "pending")
+    expect((await provider.authorizePayment({ data: { txn_id: "INV-1" } })).status).toBe("pending_authorization")
+  })
+
+  it("keeps a pending invoice pending when the merchant turned order-on-detection off in the admin", async () => {
+    const { provider, gateway, store } = setup()
+    store.settings.push({ id: "cset_1", provider_id: PROVIDER_ID, order_on_detection: false })
+    gateway.report("INV-1", "pending")
+    expect((await provider.authorizePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })).status).toBe("pending")
+  })
+
+  it("records an overpayment on a mismatch", async () => {
+    const { provider, gateway } = setup()
+    gateway.report("INV-1", "mismatch", { amount: "0.0002", sum: "0.000175" })
+    const result = await provider.authorizePayment({ data: { txn_id: "INV-1" } })
+    expect(result).toMatchObject({ status: "captured", data: { overpaid_amount: "0.000025" } })
+  })
+
+  it("answers error for a session that names no invoice", async () => {
+    const { provider } = setup()
+    expect(await provider.authorizePayment({ data: {} })).toEqual({ status: "error", data: {} })
+  })
+
+  it("translates a gateway failure into a MedusaError naming the action", async () => {
+    const { provider } = setup()
+    await expect(provider.authorizePayment({ data: { txn_id: "INV-404" } })).rejects.toThrow(/^Checking the crypto invoice/)
+  })
+})
+
+describe("CryptoPaymentProviderService.capturePayment", () => {
+  it("refuses to capture an invoice the gateway does not report paid", async () => {
+    const { provider, gateway } = setup()
+    gateway.report("INV-1", "pending")
+    const capture = provider.capturePayment({ data: { txn_id: "INV-1" } })
+    await expect(capture).rejects.toMatchObject({
+      type: MedusaError.Types.NOT_ALLOWED,
+      message: "The crypto invoice INV-1 is not paid (gateway status: pending); it cannot be captured",
+    })
+  })
+
+  it("refuses to capture a session without an invoice", async () => {
+    const { provider } = setup()
+    await expect(provider.capturePayment({ data: {} })).rejects.toThrow("The crypto invoice (unknown) is not paid (gateway status: unknown); it cannot be captured")
+  })
+
+  it("captures a completed invoice", async () => {
+    const { provider, gateway } = setup()
+    gateway.report("INV-1", "completed", { amount: "1", sum: "1" })
+    expect(await provider.capturePayment({ data: { txn_id: "INV-1" } })).toEqual({ data: expect.objectContaining({ status: "completed", received_amount: "1" }) })
+  })
+})
+
+describe("CryptoPaymentProviderService.refundPayment", () => {
+  const authorization = { withdrawal_id: "cwdr_1", amount: "4.25", psys_cid: "BTC", coin_amount: "0.0001", rate: "42500", address: "bc1q", tx_urls: [] }
+
+  it("records a refund the admin's crypto refund authorized for exactly that amount", async () => {
+    const { provider } = setup()
+    const result = await provider.refundPayment({ amount: "4.250", data: { txn_id: "INV-1", crypto_refund_authorization: authorization }, context: { idempotency_key: "ref_1" } })
+    expect(result).toEqual({ data: { txn_id: "INV-1", crypto_refunds: [{ ...authorization, refund_id: "ref_1" }] } })
+  })
+
+  it("refuses Medusa's plain refund button with the way to refund in crypto", async () => {
+    const { provider } = setup()
+    await expect(provider.refundPayment({ amount: "4.25", data: { txn_id: "INV-1" } })).rejects.toMatchObject({ type: MedusaError.Types.NOT_ALLOWED, message: PLAIN_REFUND_MESSAGE })
+  })
+
+  it("refuses a refund of another amount than the authorized one", async () => {
+    const { provider } = setup()
+    await expect(provider.refundPayment({ amount: "5", data: { crypto_refund_authorization: authorization } })).rejects.toThrow(PLAIN_REFUND_MESSAGE)
+  })
+})
+
+describe("CryptoPaymentProviderService.updatePayment", () => {
+  it("refreshes the status from the gateway when the amount is unchanged, creating nothing", async () => {
+    const { provider, gateway } = setup()
+    const created = await initiate(provider, "10.5")
+    gateway.report("INV-1", "pending")
+    const updated = await provider.updatePayment({ amount: "10.50", currency_code: "usd", data: created.data })
+    expect(updated.status).toBe("pending_authorization")
+    expect(gateway.created).toHaveLength(1)
+  })
+
+  it("creates a new invoice with the next order number when the amount changed", async () => {
+    const { provider, gateway } = setup()
+    const created = await initiate(provider, "10.5")
+    const updated = await provider.updatePayment({ amount: "12", currency_code: "usd", data: created.data })
+    expect(gateway.created.map((params) => [params.order_number, params.source_amount])).toEqual([
+      ["cart_1", "10.5"],
+      ["cart_1-2", "12"],
+    ])
+    expect(updated).toMatchObject({ status: "pending", data: { txn_id: "INV-2", order_number: "cart_1-2" } })
+  })
+})
+
+describe("CryptoPaymentProviderService, the rest", () => {
+  it("releases a canceled session (the gateway has no cancel call)", async () => {
+    const { provider } = setup()
+    expect(await provider.cancelPayment({ data: { txn_id: "INV-1" } })).toEqual({ data: { txn_id: "INV-1", released: true } })
+  })
+
+  it("answers not_supported to Medusa's built-in webhook route and logs the right URL", async () => {
+    const { provider, logger } = setup()
+    expect(await provider.getWebhookActionAndData({ data: {}, rawData: "", headers: {} })).toEqual({ action: PaymentActions.NOT_SUPPORTED })
+    expect(logger.warnings.at(-1)).toContain("/hooks/crypto/<provider id>?json=true")
+  })
+
+  it("warns once at construction when backendUrl is missing", () => {
+    const { logger } = setup({ backendUrl: undefined })
+    expect(logger.warnings).toEqual([expect.stringContaining("backendUrl is not set")])
+  })
+})
