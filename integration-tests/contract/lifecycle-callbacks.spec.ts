@@ -1,7 +1,8 @@
 /**
- * Contract: every status of the invoice life cycle (NOTES.md), the switch chain, signed callbacks
- * received by a real HTTP receiver and verified with verifyCallback in both formats, the hosted
- * page's buttons, and the control API (clock, faults, delivery log, redelivery, reset).
+ * Contract: every status of the invoice life cycle (docs/gateway-readings.md#invoice-lifecycle), the
+ * switch chain, signed callbacks received by a real HTTP receiver and verified with verifyCallback in
+ * both formats, the hosted page's buttons, and the control API through its typed client (clock,
+ * faults, delivery log, redelivery, reset).
  */
 import {
   GatewayClient,
