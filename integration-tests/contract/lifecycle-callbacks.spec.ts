@@ -13,7 +13,7 @@ import {
   type CallbackFields,
 } from "../../src/gateway"
 import { SandboxControlError, startSandbox, type PayOptions, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
-import { clientFor, controlOf, raw, rawControl, shopOf, startReceiver, type Receiver } from "./helpers"
+import { clientFor, controlOf, rawControl, shopOf, startReceiver, type Receiver } from "./helpers"
 
 const T0 = Date.UTC(2030, 5, 1, 8, 0, 0)
 const BTC_ADDRESS = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
@@ -299,8 +299,8 @@ describe("control API", () => {
   })
 
   it("a control call with an unknown key is 401", async () => {
-    const answer = await raw(sandbox, "/_sandbox/callbacks", { api_key: "nobody" })
-    expect(answer.status).toBe(401)
+    const error = await sandbox.control.as("nobody").callbacks().catch((e: unknown) => e)
+    expect(error instanceof SandboxControlError && error.status).toBe(401)
   })
 
   it("paying an unknown invoice is 404 with code 111", async () => {
