@@ -1,6 +1,7 @@
 // One scripted checkout, as a storefront does it with @medusajs/js-sdk: cart, item, address, shipping,
 // crypto payment session; then the shopper pays the invoice (through the sandbox's control API) and the
 // gateway's signed callback places and captures the order. Used by `npm run demo`.
+const path = require("path")
 const Medusa = require("@medusajs/js-sdk").default
 
 const address = {
@@ -12,16 +13,17 @@ const address = {
   country_code: "de",
 }
 
-async function sandboxControl(sandbox, path, body) {
-  const response = await fetch(`${sandbox.url}/_sandbox${path}?api_key=${encodeURIComponent(sandbox.apiKey)}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body || {}),
-  })
-  if (!response.ok) {
-    throw new Error(`sandbox ${path} answered ${response.status}: ${await response.text()}`)
+/**
+ * The sandbox's typed control client: `sandbox.control` when the caller hands a started sandbox,
+ * else one connected by URL and api_key, from the compiled sandbox (`medusa plugin:build`, which
+ * scripts/demo.js runs first).
+ */
+function sandboxControlOf(sandbox) {
+  if (sandbox.control) {
+    return sandbox.apiKey ? sandbox.control.as(sandbox.apiKey) : sandbox.control
   }
-  return response.json()
+  const { connectSandboxControl } = require(path.join(__dirname, "..", ".medusa/server/src/sandbox/index.js"))
+  return connectSandboxControl({ url: sandbox.url, apiKey: sandbox.apiKey })
 }
 
 async function waitFor(what, probe, timeoutMs) {
@@ -58,7 +60,7 @@ async function runCheckout(opts) {
   log(`gateway invoice ${invoice.txn_id} for ${cart.total} ${cart.currency_code.toUpperCase()}: ${invoice.invoice_url}`)
 
   log("shopper: paying the invoice in full (sandbox)…")
-  await sandboxControl(sandbox, `/invoices/${encodeURIComponent(invoice.txn_id)}/pay`, {})
+  await sandboxControlOf(sandbox).pay(invoice.txn_id)
 
   // The signed callback places the order; a storefront that comes back also completes the cart, and
   // both give the same order.

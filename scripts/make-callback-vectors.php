@@ -224,7 +224,7 @@ foreach ($jsonSamples as $sampleName => $fields) {
             ];
         }
     }
-    // Pretty-printed in transit: the signature is over the compact form (NOTES.md).
+    // Pretty-printed in transit: the signature is over the compact form (spec §6.3).
     $hash = hash_hmac('sha1', json_encode($fields), $secretKeys['ascii']);
     $json[] = [
         'name' => "{$sampleName}, pretty-printed body, charset parameter",

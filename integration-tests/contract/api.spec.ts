@@ -17,7 +17,7 @@ import {
   type GatewayClient,
 } from "../../src/gateway"
 import { defaultSeed, startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
-import { clientFor, control, dataOf, raw, shopOf } from "./helpers"
+import { clientFor, controlOf, dataOf, raw, shopOf } from "./helpers"
 
 const T0 = Date.UTC(2030, 5, 1, 8, 0, 0)
 const BTC_ADDRESS = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
@@ -481,7 +481,7 @@ describe("exchanges (spec §4.11)", () => {
 
 describe("errors common to every endpoint (spec §7)", () => {
   it("an internal error is HTTP 500 with code 108", async () => {
-    dataOf(await control(sandbox, wl, "POST", "/faults", { path: "/api/v1/balances", mode: "5xx" }))
+    await controlOf(sandbox, wl).fault({ path: "/api/v1/balances", mode: "5xx" })
     const error = await wlClient.balances.retrieve("BTC").catch((e: unknown) => e)
     expect(error instanceof GatewayServerError && [error.status, error.code]).toEqual([500, 108])
   })

@@ -1,6 +1,6 @@
 /**
  * Contract: whatever the query (and path) of any endpoint holds, the sandbox answers a success or
- * the spec §7 error envelope: never a 5xx, never a stack trace (issue 3).
+ * the spec §7 error envelope: never a 5xx, never a stack trace.
  */
 import fc from "fast-check"
 

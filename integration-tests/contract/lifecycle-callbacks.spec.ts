@@ -1,7 +1,8 @@
 /**
- * Contract: every status of the invoice life cycle (NOTES.md), the switch chain, signed callbacks
- * received by a real HTTP receiver and verified with verifyCallback in both formats, the hosted
- * page's buttons, and the control API (clock, faults, delivery log, redelivery, reset).
+ * Contract: every status of the invoice life cycle (docs/gateway-readings.md#invoice-lifecycle), the
+ * switch chain, signed callbacks received by a real HTTP receiver and verified with verifyCallback in
+ * both formats, the hosted page's buttons, and the control API through its typed client (clock,
+ * faults, delivery log, redelivery, reset).
  */
 import {
   GatewayClient,
@@ -11,8 +12,8 @@ import {
   verifyCallback,
   type CallbackFields,
 } from "../../src/gateway"
-import { startSandbox, type Delivery, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
-import { clientFor, control, dataOf, raw, shopOf, startReceiver, type Receiver } from "./helpers"
+import { SandboxControlError, startSandbox, type PayOptions, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
+import { clientFor, controlOf, rawControl, shopOf, startReceiver, type Receiver } from "./helpers"
 
 const T0 = Date.UTC(2030, 5, 1, 8, 0, 0)
 const BTC_ADDRESS = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
@@ -84,15 +85,15 @@ async function newInvoice(
   return { txn_id: invoice.txn_id, path: h.path }
 }
 
-async function pay(shop: SandboxShop, txnId: string, body: Record<string, unknown> = {}): Promise<{ status: string }> {
-  return dataOf<{ status: string }>(await control(sandbox, shop, "POST", `/invoices/${txnId}/pay`, body))
+async function pay(shop: SandboxShop, txnId: string, options: PayOptions = {}): Promise<{ status: string }> {
+  return controlOf(sandbox, shop).pay(txnId, options)
 }
 
 describe("invoice life cycle with callbacks", () => {
   it("an unconfirmed payment then its confirmations send pending then completed", async () => {
     const { txn_id, path } = await newInvoice(wlClient)
     await pay(wl, txn_id, { confirmations: 0 })
-    dataOf(await control(sandbox, wl, "POST", `/invoices/${txn_id}/confirm`))
+    await controlOf(sandbox, wl).confirm(txn_id)
     expect(await statuses(path)).toEqual(["pending", "completed"])
   })
 
@@ -150,14 +151,14 @@ describe("invoice life cycle with callbacks", () => {
     const fail = hook(true)
     const { txn_id, path } = await newInvoice(plainClient, { expire_min: 30, fail_callback_url: fail.url })
     await pay(plain, txn_id, { amount: "0.004" })
-    dataOf(await control(sandbox, plain, "POST", "/clock/advance", { seconds: 30 * 60 }))
+    await controlOf(sandbox, plain).advanceClock(30 * 60)
     const last = (await received(path, plain)).at(-1)
     expect([last?.fields.status, last?.fields.amount, await statuses(fail.path, plain)]).toEqual(["expired", "0.004", ["expired"]])
   })
 
   it("nothing paid at expiry ends in cancelled", async () => {
     const { txn_id, path } = await newInvoice(wlClient, { expire_min: 5 })
-    dataOf(await control(sandbox, wl, "POST", "/clock/advance", { seconds: 5 * 60 }))
+    await controlOf(sandbox, wl).advanceClock(5 * 60)
     expect([await statuses(path), (await wlClient.operations.retrieve(txn_id)).status]).toEqual([["cancelled"], "cancelled"])
   })
 
@@ -170,13 +171,13 @@ describe("invoice life cycle with callbacks", () => {
   it("a coin with an internal transfer passes through pending internal before completed", async () => {
     const { txn_id, path } = await newInvoice(wlClient, { currency: "USDT_TRX", amount: "25" })
     await pay(wl, txn_id)
-    dataOf(await control(sandbox, wl, "POST", "/clock/advance", { seconds: 60 }))
+    await controlOf(sandbox, wl).advanceClock(60)
     expect(await statuses(path)).toEqual(["pending internal", "completed"])
   })
 
   it("a switched-then-paid chain completes the new invoice and cancels the first as duplicate", async () => {
     const { txn_id: first, path } = await newInvoice(wlClient, { allowed_psys_cids: ["BTC", "LTC"] })
-    const child = dataOf<{ txn_id: string }>(await control(sandbox, wl, "POST", `/invoices/${first}/switch`, { psys_cid: "LTC" }))
+    const child = await controlOf(sandbox, wl).switchCurrency(first, "LTC")
     await pay(wl, child.txn_id)
     const callbacks = (await received(path)).map((r) => [r.fields.txn_id, r.fields.status, r.fields.switch_id])
     expect(callbacks).toEqual([
@@ -187,7 +188,7 @@ describe("invoice life cycle with callbacks", () => {
 
   it("the operations of a chain are linked by parent_id and child_ids", async () => {
     const { txn_id: first } = await newInvoice(wlClient, { allowed_psys_cids: ["BTC", "ETH"] })
-    const child = dataOf<{ txn_id: string }>(await control(sandbox, wl, "POST", `/invoices/${first}/switch`, { psys_cid: "ETH" }))
+    const child = await controlOf(sandbox, wl).switchCurrency(first, "ETH")
     const [root, switched] = await Promise.all([wlClient.operations.retrieve(first), wlClient.operations.retrieve(child.txn_id)])
     expect([root.child_ids, switched.parent_id]).toEqual([[child.txn_id], first])
   })
@@ -235,7 +236,7 @@ describe("delivery log and retries", () => {
     receiver.failNext(2, 503)
     await pay(wl, txn_id)
     await sandbox.callbacksIdle()
-    const log = dataOf<Delivery[]>(await control(sandbox, wl, "GET", `/callbacks?txn_id=${txn_id}`))
+    const log = await controlOf(sandbox, wl).callbacks({ txnId: txn_id })
     expect([log[0].state, log[0].attempts.map((a) => a.http_status)]).toEqual(["delivered", [503, 503, 200]])
   })
 
@@ -245,7 +246,7 @@ describe("delivery log and retries", () => {
     await pay(wl, txn_id)
     await sandbox.callbacksIdle()
     receiver.failNext(0)
-    const log = dataOf<Delivery[]>(await control(sandbox, wl, "GET", `/callbacks?txn_id=${txn_id}`))
+    const log = await controlOf(sandbox, wl).callbacks({ txnId: txn_id })
     expect([log[0].state, log[0].attempts.length]).toEqual(["failed", 3])
   })
 
@@ -253,8 +254,8 @@ describe("delivery log and retries", () => {
     const { txn_id, path } = await newInvoice(wlClient)
     await pay(wl, txn_id)
     await sandbox.callbacksIdle()
-    const [delivery] = dataOf<Delivery[]>(await control(sandbox, wl, "GET", `/callbacks?txn_id=${txn_id}`))
-    const again = dataOf<Delivery>(await control(sandbox, wl, "POST", `/callbacks/${delivery.id}/redeliver`))
+    const [delivery] = await controlOf(sandbox, wl).callbacks({ txnId: txn_id })
+    const again = await controlOf(sandbox, wl).redeliver(delivery.id)
     expect([again.attempts.length, (await statuses(path)).length]).toEqual([2, 2])
   })
 })
@@ -262,7 +263,7 @@ describe("delivery log and retries", () => {
 describe("deposits", () => {
   it("a pay_in posts a signed callback with the fields of spec §6.2 to the shop's Status URL", async () => {
     const deposit = await wlClient.deposits.create({ psys_cid: "LTC", uid: "buyer-7" })
-    dataOf(await control(sandbox, wl, "POST", `/deposits/${deposit.hash}/pay`, { amount: "1.25" }))
+    await controlOf(sandbox, wl).payDeposit(deposit.hash, { amount: "1.25" })
     const callbacks = (await received("/status?json=true")).filter((c) => c.fields.wallet_hash === deposit.hash)
     const fields = callbacks[0].fields
     expect([
@@ -284,7 +285,7 @@ describe("deposits", () => {
 
   it("a confirmed pay_in is listed as a pay_in operation", async () => {
     const deposit = await wlClient.deposits.create({ psys_cid: "BTC", uid: "buyer-8" })
-    const payIn = dataOf<{ id: string }>(await control(sandbox, wl, "POST", `/deposits/${deposit.hash}/pay`, { amount: "0.5" }))
+    const payIn = await controlOf(sandbox, wl).payDeposit(deposit.hash, { amount: "0.5" })
     const op = await wlClient.operations.retrieve(payIn.id)
     expect([op.type, op.status, op.amount?.toFixed()]).toEqual(["pay_in", "completed", "0.5"])
   })
@@ -292,29 +293,29 @@ describe("deposits", () => {
 
 describe("control API", () => {
   it("advancing the clock moves every invoice's time", async () => {
-    const before = dataOf<{ offset_seconds: number }>(await control(sandbox, wl, "POST", "/clock/advance", { seconds: 0 }))
-    const after = dataOf<{ offset_seconds: number }>(await control(sandbox, wl, "POST", "/clock/advance", { seconds: 90 }))
+    const before = await controlOf(sandbox, wl).advanceClock(0)
+    const after = await controlOf(sandbox, wl).advanceClock(90)
     expect(after.offset_seconds - before.offset_seconds).toBe(90)
   })
 
   it("a control call with an unknown key is 401", async () => {
-    const answer = await raw(sandbox, "/_sandbox/callbacks", { api_key: "nobody" })
-    expect(answer.status).toBe(401)
+    const error = await sandbox.control.as("nobody").callbacks().catch((e: unknown) => e)
+    expect(error instanceof SandboxControlError && error.status).toBe(401)
   })
 
   it("paying an unknown invoice is 404 with code 111", async () => {
-    const answer = await control(sandbox, wl, "POST", "/invoices/INV-NOPE/pay")
-    expect([answer.status, (answer.json as { data: { code: number } }).data.code]).toEqual([404, 111])
+    const error = await controlOf(sandbox, wl).pay("INV-NOPE").catch((e: unknown) => e)
+    expect(error instanceof SandboxControlError && [error.status, error.code]).toEqual([404, 111])
   })
 
   it("switching to a coin outside allowed_psys_cids is refused", async () => {
     const { txn_id } = await newInvoice(wlClient, { allowed_psys_cids: ["BTC"] })
-    const answer = await control(sandbox, wl, "POST", `/invoices/${txn_id}/switch`, { psys_cid: "ETH" })
-    expect(answer.status).toBe(422)
+    const error = await controlOf(sandbox, wl).switchCurrency(txn_id, "ETH").catch((e: unknown) => e)
+    expect(error instanceof SandboxControlError && error.status).toBe(422)
   })
 
   it("a timeout fault applies the withdrawal and withholds the answer: outcome unknown", async () => {
-    dataOf(await control(sandbox, wl, "POST", "/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: 5000 }))
+    await controlOf(sandbox, wl).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: 5000 })
     const client = new GatewayClient({ apiKey: wl.secretKey, baseUrl: sandbox.url, timeoutMs: 300, maxRetries: 0 })
     const error = await client.operations.withdraw({ currency: "BTC", type: "cash_out", to: BTC_ADDRESS, amount: "0.0123" }).catch((e: unknown) => e)
     const listed = await wlClient.operations.list({ type: "cash_out" })
@@ -322,29 +323,29 @@ describe("control API", () => {
   })
 
   it("a malformed fault answers a body that is not JSON", async () => {
-    dataOf(await control(sandbox, wl, "POST", "/faults", { path: "/api/v1/balances", mode: "malformed" }))
+    await controlOf(sandbox, wl).fault({ path: "/api/v1/balances", mode: "malformed" })
     await expect(wlClient.balances.retrieve("BTC")).rejects.toBeInstanceOf(GatewayResponseError)
   })
 
   it("a reset fault drops the connection", async () => {
-    dataOf(await control(sandbox, wl, "POST", "/faults", { path: "/api/v1/balances", mode: "reset" }))
+    await controlOf(sandbox, wl).fault({ path: "/api/v1/balances", mode: "reset" })
     await expect(wlClient.balances.retrieve("BTC")).rejects.toBeInstanceOf(GatewayConnectionError)
   })
 
   it("a latency fault delays but answers", async () => {
-    dataOf(await control(sandbox, wl, "POST", "/faults", { path: "/api/v1/balances", mode: "latency", ms: 50 }))
+    await controlOf(sandbox, wl).fault({ path: "/api/v1/balances", mode: "latency", ms: 50 })
     const balance = await wlClient.balances.retrieve("BTC")
     expect(balance.psys_cid).toBe("BTC")
   })
 
   it("a fault without a mode is refused", async () => {
-    const answer = await control(sandbox, wl, "POST", "/faults", { path: "/api/v1/balances" })
+    const answer = await rawControl(sandbox, wl, "/faults", { path: "/api/v1/balances" })
     expect(answer.status).toBe(422)
   })
 
   it("reset forgets every invoice and restores the seeded balances", async () => {
     await newInvoice(plainClient)
-    dataOf(await control(sandbox, plain, "POST", "/reset"))
+    await controlOf(sandbox, plain).reset()
     const [list, balance] = await Promise.all([plainClient.operations.list(), plainClient.balances.retrieve("BTC")])
     expect([list._meta?.totalCount, balance.balance.toFixed()]).toEqual([0, "0.75"])
   })

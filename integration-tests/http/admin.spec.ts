@@ -12,7 +12,7 @@ import {
   createCryptoStore,
   orderIdsForCart,
   requestFailure,
-  sandboxControl,
+  controlOf,
   startCryptoCheckout,
   startTestSandbox,
   type TestSandbox,
@@ -44,7 +44,7 @@ afterAll(() => testSandbox?.stop())
 async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance): Promise<string> {
   const store = await createCryptoStore(container)
   const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-  await sandboxControl(sandbox, shop, `/invoices/${txnId}/pay`)
+  await controlOf(sandbox, shop).pay(txnId)
   await sandbox.callbacksIdle()
   const orderIds = await orderIdsForCart(container, store.cartId)
   if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
@@ -119,7 +119,7 @@ async function orderPaidInPart(container: MedusaContainer, api: AxiosInstance, f
   const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
   const { total, precision } = dueAt(txnId)
   const paid = total.times(fraction).toDecimalPlaces(precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN)
-  await sandboxControl(sandbox, shop, `/invoices/${txnId}/pay`, { amount: paid.toFixed() })
+  await controlOf(sandbox, shop).pay(txnId, { amount: paid.toFixed() })
   await sandbox.callbacksIdle()
   const orderIds = await orderIdsForCart(container, store.cartId)
   if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
@@ -258,7 +258,7 @@ medusaIntegrationTestRunner({
 
       it("records a timed-out withdrawal as outcome unknown, blocks a resend, and settles it from the operations", async () => {
         const address = ethAddress()
-        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         expect(first.status).toBe(202)
         expect(first.data.withdrawal.status).toBe("outcome_unknown")
@@ -473,7 +473,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const { orderId, paid } = await orderPaidInPart(container, api, "0.9")
         // The invoice expires underpaid: the order placed on detection is canceled, the refund due recorded.
-        await sandboxControl(sandbox, shop, "/clock/advance", { seconds: 7200 })
+        await controlOf(sandbox, shop).advanceClock(7200)
         await sandbox.callbacksIdle()
         const query = container.resolve(ContainerRegistrationKeys.QUERY)
         const { data: orders } = await query.graph({ entity: "order", fields: ["status"], filters: { id: orderId } })

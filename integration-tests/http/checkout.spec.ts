@@ -7,7 +7,7 @@ import { Decimal } from "decimal.js"
 import { GatewayClient, signCallback, type CallbackInputFields, type SignedCallback } from "../../src/gateway"
 import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
-import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
+import type { PayOptions, RunningSandbox, SandboxControl, SandboxShop } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows"
 import {
   CRYPTO_PROVIDER_ID,
@@ -16,7 +16,7 @@ import {
   createPaymentCollection,
   orderIdsForCart,
   requestFailure,
-  sandboxControl,
+  controlOf,
   startCryptoCheckout,
   startTestSandbox,
   storefrontHeaders,
@@ -42,20 +42,20 @@ beforeAll(async () => {
 
 afterAll(() => testSandbox?.stop())
 
-/** The sandbox control API (src/sandbox/README.md) as the shop; returns `data` of its envelope. */
-function control(route: string, params: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  return sandboxControl(sandbox, shop, route, params)
+/** The sandbox's typed control client (src/sandbox/README.md) acting as the shop. */
+function control(): SandboxControl {
+  return controlOf(sandbox, shop)
 }
 
-/** The shopper pays the invoice (in full unless `params` say otherwise) and the sandbox delivers its callbacks. */
-async function payAndDeliver(txnId: string, params: Record<string, string> = {}): Promise<void> {
-  await control(`/invoices/${txnId}/pay`, params)
+/** The shopper pays the invoice (in full unless `options` say otherwise) and the sandbox delivers its callbacks. */
+async function payAndDeliver(txnId: string, options: PayOptions = {}): Promise<void> {
+  await control().pay(txnId, options)
   await sandbox.callbacksIdle()
 }
 
 /** Two hours of sandbox time pass, longer than any invoice lives, and the sandbox delivers its callbacks. */
 async function outliveTheInvoice(): Promise<void> {
-  await control("/clock/advance", { seconds: "7200" })
+  await control().advanceClock(7200)
   await sandbox.callbacksIdle()
 }
 
@@ -235,7 +235,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
 
-        await control(`/invoices/${txnId}/pay`)
+        await control().pay(txnId)
         // The sandbox has queued its own delivery; the same signed content goes ten more times.
         const signed = signCallback(recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "json" })
         const answers = await Promise.all(Array.from({ length: 10 }, () => postCallback(api, signed)))
@@ -281,7 +281,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
 
-        await payAndDeliver(txnId, { confirmations: "0" })
+        await payAndDeliver(txnId, { confirmations: 0 })
 
         const [orderId] = await orderIdsForCart(container, store.cartId)
         expect(orderId).toBeDefined()
@@ -291,7 +291,7 @@ medusaIntegrationTestRunner({
           invoice: { status: "pending", session_status: "pending_authorization" },
         })
 
-        await control(`/invoices/${txnId}/confirm`)
+        await control().confirm(txnId)
         await sandbox.callbacksIdle()
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
@@ -421,7 +421,7 @@ medusaIntegrationTestRunner({
       it("places one order with one capture when the storefront completes the cart while the callback is processed", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        await control(`/invoices/${txnId}/pay`)
+        await control().pay(txnId)
 
         // The sandbox is delivering its callback now; a copy and the storefront's complete go at once.
         const [first, callback] = await Promise.all([completeCart(api, store), deliver(api, recordedCallback(txnId, "completed"))])
@@ -475,9 +475,9 @@ medusaIntegrationTestRunner({
       it("follows the switched invoice when the shopper changes coin and pays", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        const child = await control(`/invoices/${txnId}/switch`, { psys_cid: "LTC" })
+        const child = await control().switchCurrency(txnId, "LTC")
 
-        await payAndDeliver(String(child.txn_id))
+        await payAndDeliver(child.txn_id)
 
         expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
         const payments = await paymentsForSession(container, sessionId)
@@ -530,7 +530,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const collectionId = await createPaymentCollection(api, store)
-        await control("/faults", { path: "/api/v1/invoices/new", mode: "5xx", count: "3" })
+        await control().fault({ path: "/api/v1/invoices/new", mode: "5xx", count: 3 })
 
         const failure = await requestFailure(createCryptoSession(api, store, collectionId))
         const retried = await createCryptoSession(api, store, collectionId)
@@ -548,7 +548,7 @@ medusaIntegrationTestRunner({
         const collectionId = await createPaymentCollection(api, store)
         // Every attempt of the client (3 with its retries) is taken by the gateway and never
         // answered within the client's timeout: the worst case, an invoice that exists unseen.
-        await control("/faults", { path: "/api/v1/invoices/new", mode: "timeout", count: "3", ms: String(GATEWAY_TIMEOUT_MS * 3) })
+        await control().fault({ path: "/api/v1/invoices/new", mode: "timeout", count: 3, ms: GATEWAY_TIMEOUT_MS * 3 })
 
         const failure = await requestFailure(createCryptoSession(api, store, collectionId))
         const retried = await createCryptoSession(api, store, collectionId)
@@ -568,7 +568,7 @@ medusaIntegrationTestRunner({
         it("recovers a payment whose callback was lost when the reconciliation runs", async () => {
           const container = getContainer()
           const { store, sessionId, txnId } = await startedCheckout(container, api)
-          await control(`/invoices/${txnId}/pay`)
+          await control().pay(txnId)
           expect(await orderIdsForCart(container, store.cartId)).toEqual([])
 
           const { result } = await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
@@ -584,8 +584,8 @@ medusaIntegrationTestRunner({
         it("applies a completed callback that arrives first, and the stale pending and new ones after it change nothing", async () => {
           const container = getContainer()
           const { store, sessionId, txnId } = await startedCheckout(container, api)
-          await control(`/invoices/${txnId}/pay`, { confirmations: "0" })
-          await control(`/invoices/${txnId}/confirm`)
+          await control().pay(txnId, { confirmations: 0 })
+          await control().confirm(txnId)
           const pending = recordedCallback(txnId, "pending")
           const completed = recordedCallback(txnId, "completed")
           // The gateway sends no callback for a new invoice (spec §6): this one is what a very late

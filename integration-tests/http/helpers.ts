@@ -13,7 +13,7 @@ import {
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/medusa/core-flows"
 import { isAxiosError, type AxiosInstance } from "axios"
-import { startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
+import { startSandbox, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
 
 /** Our provider as the test app registers it (integration-tests/app/medusa-config.ts, id "crypto"). */
 export const CRYPTO_PROVIDER_ID = "pp_crypto_crypto"
@@ -76,24 +76,9 @@ export async function startTestSandbox(options: TestSandboxOptions): Promise<Tes
   }
 }
 
-/**
- * Calls the sandbox control API (src/sandbox/README.md, "Control API") as `shop`: a POST with `params` as
- * its JSON body. Answers the `data` of the envelope; any other status than 2xx throws.
- */
-export async function sandboxControl(
-  sandbox: RunningSandbox,
-  shop: SandboxShop,
-  route: string,
-  params: Record<string, string | number> = {}
-): Promise<Record<string, unknown>> {
-  const url = new URL(`${sandbox.url}/_sandbox${route}`)
-  url.searchParams.set("api_key", shop.secretKey)
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) })
-  if (!response.ok) {
-    throw new Error(`sandbox ${route} answered ${response.status}: ${await response.text()}`)
-  }
-  const body = (await response.json()) as { data: Record<string, unknown> }
-  return body.data
+/** The sandbox's typed control client (src/sandbox/README.md, "Control API") acting as `shop`. */
+export function controlOf(sandbox: RunningSandbox, shop: SandboxShop): SandboxControl {
+  return sandbox.control.as(shop.secretKey)
 }
 
 /** A store as a storefront sees it: its publishable key, the one product's variant and a cart holding it. */

@@ -1,7 +1,8 @@
 import { Dec, figures } from "../index"
 import { invoiceInput, makeCore, shop } from "./helpers"
 
-describe("invoice state machine (NOTES.md lifecycle)", () => {
+// The rules under test: docs/gateway-readings.md#invoice-lifecycle.
+describe("invoice state machine", () => {
   it("a created invoice is new and owes its total", async () => {
     const core = makeCore()
     const { invoice } = await core.createInvoice(shop(core, true), invoiceInput())

@@ -1,5 +1,7 @@
 import { performance } from "node:perf_hooks"
 
+import { wireFields } from "./callback-fields"
+
 /** Callback fields: every value a string except `tx_urls` (spec §6.1, §6.2). */
 export type CallbackFields = Record<string, string | string[]>
 export type CallbackFormat = "json" | "multipart"
@@ -82,6 +84,7 @@ export class CallbackDispatcher {
 
   enqueue(input: EnqueueInput): Delivery {
     const format = formatForUrl(input.url)
+    const fields = wireFields(input.fields, format)
     const secretKey = this.secretFor(input.shopId)
     if (secretKey === undefined) {
       throw new Error(`unknown shop ${input.shopId}`)
@@ -89,7 +92,7 @@ export class CallbackDispatcher {
     let verifyHash = ""
     let signError: string | null = null
     try {
-      verifyHash = this.sign(input.fields, { secretKey, format }).verifyHash
+      verifyHash = this.sign(fields, { secretKey, format }).verifyHash
     } catch (e) {
       // A field the format cannot carry must not break the state change that caused the callback.
       signError = `signing failed: ${e instanceof Error ? e.message : String(e)}`
@@ -103,7 +106,8 @@ export class CallbackDispatcher {
       url: input.url,
       format,
       verify_hash: verifyHash,
-      fields: input.fields,
+      // as the body carries them: form bodies hold `tx_urls` as one string (see `wireFields`)
+      fields,
       state: "pending",
       attempts: [],
       next_attempt_at: new Date().toISOString(),

@@ -37,7 +37,7 @@ export interface NextState {
 }
 
 /**
- * The invoice state machine (NOTES.md "Invoice lifecycle"): a pure function of the invoice, its
+ * The invoice state machine (docs/gateway-readings.md#invoice-lifecycle): a pure function of the invoice, its
  * coin and the time. Terminal statuses never change here; `cancelled duplicate` and `error` are
  * set by the core, not derived.
  *

@@ -1,5 +1,3 @@
-import type { IncomingMessage } from "node:http"
-
 import type { SandboxCore } from "../core/sandbox-core"
 import { Params } from "./params"
 
@@ -15,7 +13,8 @@ export interface Reply {
 
 export interface RequestContext {
   core: SandboxCore
-  req: IncomingMessage
+  /** request headers, names in lower case */
+  headers: Record<string, string>
   url: URL
   /** path parameters by name, already URL-decoded */
   path: Record<string, string>

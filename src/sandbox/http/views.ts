@@ -1,7 +1,6 @@
-import { createHmac } from "node:crypto"
-
 import { LosslessNumber, stringify } from "lossless-json"
 
+import { signCallback } from "../../gateway/core/callbacks"
 import { STATUS_CODES, figures } from "../core/invoice-machine"
 import { Dec, str } from "../core/money"
 import type { OperationRecord, SandboxCore } from "../core/sandbox-core"
@@ -56,7 +55,7 @@ export function invoiceResult(core: SandboxCore, invoice: Invoice, shop: SeedSho
   }
   const coin = core.requireCoin(invoice.psys_cid, "currency")
   const f = figures(invoice, coin)
-  const data: JsonObject = {
+  const data = {
     txn_id: invoice.txn_id,
     invoice_url: core.invoiceUrl(invoice.txn_id),
     amount: invoice.amount,
@@ -74,9 +73,10 @@ export function invoiceResult(core: SandboxCore, invoice: Invoice, shop: SeedSho
     invoice_sum: invoice.invoice_sum,
     invoice_total_sum: invoice.invoice_total_sum,
   }
-  // The sandbox's reading of "signature of the data": the spec §6.3 JSON rule over this object.
-  data.verify_hash = createHmac("sha1", shop.secret_key).update(toJson(data)).digest("hex")
-  return data
+  // The sandbox's reading of "signature of the data": the spec §6.3 JSON rule over this object,
+  // computed by the one signer the verifier mirrors (docs/gateway-readings.md#invoice-verify-hash).
+  const { verifyHash } = signCallback(data, { secretKey: shop.secret_key, format: "json" })
+  return { ...data, verify_hash: verifyHash }
 }
 
 function planParams(plan: FeePlan, name: string): JsonObject {

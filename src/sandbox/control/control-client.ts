@@ -1,0 +1,159 @@
+import type { Delivery } from "../core/dispatcher"
+import type { Fault, FaultMode } from "../http/faults"
+import type { InvoiceState } from "./state-views"
+
+/** The part of `fetch` the control client uses: the global one, or the in-process transport's. */
+export type ControlFetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string }
+) => Promise<{ status: number; text: () => Promise<string> }>
+
+/** A pay_in as the control API answers it. */
+export interface PayInState {
+  id: string
+  status: string
+  uid: string
+  psys_cid: string
+  hash: string
+  amount: string
+  commission: string
+  txid: string
+  confirmations: number
+  tx_url: string
+}
+
+/** The sandbox clock after a move. */
+export interface ClockState {
+  now_utc: number
+  offset_seconds: number
+}
+
+export interface PayOptions {
+  /** decimal string in the invoice's coin; default: everything still due */
+  amount?: string
+  /** default: the coin's expected confirmations (fully confirmed) */
+  confirmations?: number
+  /** the network rejects the payment: the invoice ends in `error` */
+  error?: boolean
+}
+
+export interface FaultOptions {
+  mode: FaultMode
+  /** a path prefix under /api/v1; default every API path */
+  path?: string
+  /** how many matching requests it affects (default 1) */
+  count?: number
+  /** latency: the delay; timeout: how long the connection is held (ms) */
+  ms?: number
+}
+
+/** An answer of the control API that is not a success, with its envelope's code and message. */
+export class SandboxControlError extends Error {
+  constructor(
+    readonly route: string,
+    readonly status: number,
+    readonly code: number | null,
+    readonly body: string
+  ) {
+    super(`sandbox ${route} answered HTTP ${status}${code === null ? "" : ` (code ${code})`}: ${body.slice(0, 300)}`)
+    this.name = "SandboxControlError"
+  }
+}
+
+/**
+ * The sandbox control API (`/_sandbox`, see src/sandbox/README.md "Control API"), typed, acting as
+ * one shop. The same client speaks to a sandbox over HTTP and in process: only `fetch` differs.
+ */
+export interface SandboxControl {
+  /** the shop's api_key this client acts with */
+  readonly apiKey: string
+  /** A payment is seen on the chain for the invoice. */
+  pay(txnId: string, options?: PayOptions): Promise<InvoiceState>
+  /** Confirmations arrive (default: the coin's expected count; also ends `pending internal`). */
+  confirm(txnId: string, options?: { confirmations?: number }): Promise<InvoiceState>
+  /** The shopper switches the invoice to another coin: the new (or reused) invoice of the chain. */
+  switchCurrency(txnId: string, psysCid: string): Promise<InvoiceState>
+  /** Funds arrive on a deposit address; with `txid` of an earlier pay_in only its confirmations change. */
+  payDeposit(hash: string, options: { amount?: string; confirmations?: number; txid?: string }): Promise<PayInState>
+  /** Moves the sandbox clock forward (expiries, `pending internal`, exchanges). */
+  advanceClock(seconds: number): Promise<ClockState>
+  /** The callback delivery log of the shop, optionally of one invoice or pay_in. */
+  callbacks(options?: { txnId?: string }): Promise<Delivery[]>
+  /** One more attempt of a delivery, now. */
+  redeliver(deliveryId: string): Promise<Delivery>
+  /** A fault on the next matching /api/v1 request(s). */
+  fault(options: FaultOptions): Promise<Fault>
+  /** Back to the seed: invoices, balances, deliveries, faults, clock. */
+  reset(): Promise<{ reset: true }>
+  /** The same client acting as another shop. */
+  as(apiKey: string): SandboxControl
+}
+
+export interface ControlClientOptions {
+  /** the sandbox's base URL (`sandbox.url`) */
+  baseUrl: string
+  /** any shop's api_key; the client acts on that shop's data */
+  apiKey: string
+  /** default: the global `fetch` (HTTP) */
+  fetch?: ControlFetch
+}
+
+const globalFetch: ControlFetch = (url, init) => fetch(url, init)
+
+function codeOf(text: string): number | null {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (typeof parsed === "object" && parsed !== null && "data" in parsed) {
+      const data: unknown = parsed.data
+      if (typeof data === "object" && data !== null && "code" in data && typeof data.code === "number") {
+        return data.code
+      }
+    }
+  } catch {
+    return null
+  }
+  return null
+}
+
+/** A typed control client (see `SandboxControl`). */
+export function createControlClient(options: ControlClientOptions): SandboxControl {
+  const doFetch = options.fetch ?? globalFetch
+  const base = options.baseUrl.replace(/\/+$/, "")
+
+  async function call<T>(method: "GET" | "POST", route: string, body?: Record<string, string | number | boolean>, query: Record<string, string> = {}): Promise<T> {
+    const search = new URLSearchParams({ ...query, api_key: options.apiKey })
+    const response = await doFetch(`${base}/_sandbox${route}?${search.toString()}`, {
+      method,
+      headers: method === "POST" ? { "content-type": "application/json" } : {},
+      body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
+    })
+    const text = await response.text()
+    if (response.status < 200 || response.status > 299) {
+      throw new SandboxControlError(route, response.status, codeOf(text), text)
+    }
+    const parsed = JSON.parse(text) as { status?: string; data?: T }
+    if (parsed.status !== "success" || parsed.data === undefined) {
+      throw new SandboxControlError(route, response.status, null, text)
+    }
+    return parsed.data
+  }
+
+  const invoice = (txnId: string, action: string): string => `/invoices/${encodeURIComponent(txnId)}/${action}`
+  const defined = <T extends Record<string, string | number | boolean | undefined>>(values: T): Record<string, string | number | boolean> =>
+    Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined))
+
+  return {
+    apiKey: options.apiKey,
+    pay: (txnId, o = {}) => call("POST", invoice(txnId, "pay"), defined({ amount: o.amount, confirmations: o.confirmations, error: o.error })),
+    confirm: (txnId, o = {}) => call("POST", invoice(txnId, "confirm"), defined({ confirmations: o.confirmations })),
+    switchCurrency: (txnId, psysCid) => call("POST", invoice(txnId, "switch"), { psys_cid: psysCid }),
+    payDeposit: (hash, o) =>
+      call("POST", `/deposits/${encodeURIComponent(hash)}/pay`, defined({ amount: o.amount, confirmations: o.confirmations, txid: o.txid })),
+    advanceClock: (seconds) => call("POST", "/clock/advance", { seconds }),
+    callbacks: (o = {}) => call("GET", "/callbacks", undefined, o.txnId === undefined ? {} : { txn_id: o.txnId }),
+    redeliver: (deliveryId) => call("POST", `/callbacks/${encodeURIComponent(deliveryId)}/redeliver`),
+    fault: (o) => call("POST", "/faults", defined({ mode: o.mode, path: o.path, count: o.count, ms: o.ms })),
+    reset: () => call("POST", "/reset"),
+    as: (apiKey) => createControlClient({ ...options, apiKey }),
+  }
+}
