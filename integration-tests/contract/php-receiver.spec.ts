@@ -1,6 +1,6 @@
 /**
  * Contract: a sandbox FORM callback verified by PHP itself, as the gateway family's PHP receivers
- * verify it (spec §6.3; docs/gateway-readings.md#form-tx-urls): `php -S` serves php/receiver.php,
+ * verify it (spec §6.3; docs/gateway-readings.md#tx-urls): `php -S` serves php/receiver.php,
  * which reads `$_POST`, decodes `html_entity_decode($post['tx_urls'])` (one string field), and
  * compares `hash_hmac('sha1', serialize(…), $key)` with `verify_hash`. Needs php-cli; without it the
  * suite is skipped with a message naming the package.

@@ -116,7 +116,7 @@ export function phpJsonEncodeList(items: readonly string[]): string {
  * The fields as a body of `format` carries them. JSON bodies keep `tx_urls` as a list. Form bodies
  * (multipart) carry it as ONE string field holding the list as PHP's `json_encode` writes it: the
  * gateway family's PHP receivers sign `html_entity_decode($post['tx_urls'])`, which needs a string,
- * and the gateway's white-label data holds the field that way (docs/gateway-readings.md#form-tx-urls).
+ * and the gateway's white-label data holds the field that way (docs/gateway-readings.md#tx-urls).
  */
 export function wireFields(fields: CallbackFields, format: CallbackFormat): CallbackFields {
   if (format === "json") {

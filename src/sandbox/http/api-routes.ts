@@ -173,7 +173,7 @@ function matchesSearch(record: OperationRecord, needle: string): boolean {
   return hay.some((h) => h.toLowerCase().includes(lower))
 }
 
-/** spec §4.3 with the paging shape of docs/gateway-readings.md#operations-paging; unusable paging values fall back to defaults. */
+/** spec §4.3 with the paging shape of docs/gateway-readings.md#operations-list; unusable paging values fall back to defaults. */
 function listOperations(ctx: RequestContext): Reply {
   const shop = auth(ctx)
   const p = ctx.params
