@@ -32,7 +32,8 @@ const {
   tail,
 } = require("./lib/store-cluster")
 
-const LIMIT_MS = 10 * 60 * 1000
+// 10 minutes on an idle 2-core machine; SCALE_LIMIT_MINUTES raises it on a machine shared with other work.
+const LIMIT_MS = Number(process.env.SCALE_LIMIT_MINUTES || 10) * 60 * 1000
 const GATEWAY_TIMEOUT_MS = 10000 // the gateway gives up on a delivery after 10 s (src/sandbox/README.md)
 const started = Date.now()
 const stateDir = path.join(root, ".demo", "scale")
@@ -52,7 +53,7 @@ function redisTarget() {
   if (url.pathname === "" || url.pathname === "/") {
     url.pathname = `/${process.env.SCALE_REDIS_DB || "13"}`
   }
-  const prefix = `mpc-scale-${process.pid}-${Date.now().toString(36)}:`
+  const prefix = `mpc-scale-${process.pid}-${Date.now().toString(36)}-` // BullMQ queue names may not hold ":"
   return { url: url.toString(), prefix }
 }
 
@@ -247,8 +248,8 @@ async function main() {
     await probe.connect()
     await probe.ping()
   } catch (error) {
-    process.stdout.write(`FAIL Redis answers at ${redis.url} — ${error.message} (set REDIS_URL)\n0 passed, 1 failed\n`)
-    process.exitCode = 1
+    check(`Redis answers at ${redis.url}`, false, `${error.message} (set REDIS_URL)`)
+    process.stdout.write("0 passed, 1 failed\n")
     return
   } finally {
     probe.disconnect()
@@ -261,7 +262,7 @@ async function main() {
     skipBuild: process.argv.includes("--no-build") && fs.existsSync(path.join(root, ".medusa/server/src/sandbox/index.js")),
   })
   const watchdog = setTimeout(async () => {
-    check("the scale test finished within 10 minutes", false, "stopped by its time limit")
+    check(`the scale test finished within ${LIMIT_MS / 60000} minutes`, false, "stopped by its time limit")
     await finish(cluster, redis)
     process.exit(1)
   }, LIMIT_MS - (Date.now() - started))
@@ -277,6 +278,7 @@ async function main() {
       makeCarts(cluster, serverB, 115, "pp_crypto_crypto", { psys_cid: "BTC" }),
     ])
     const carts = [...cartsA, ...cartsB]
+    log(`carts ready`)
     await scenarioA(cluster, [serverA, serverB], carts[0])
     await scenarioB(cluster, [serverA, serverB], carts.slice(1, 201))
     await scenarioC(cluster, [serverA, serverB], worker, carts.slice(201, 231))
@@ -304,10 +306,12 @@ async function finish(cluster, redis) {
   fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
   fs.writeFileSync(path.join(root, ".test-results", "scale.json"), JSON.stringify({ passed, failed, checks }, null, 2))
   process.stdout.write(`${passed} passed, ${failed} failed\n`)
-  process.exitCode = failed > 0 ? 1 : 0
+  return failed
 }
 
-main().catch((error) => {
-  process.stdout.write(`FAIL the scale test could not start — ${error.stack || error.message}\n0 passed, 1 failed\n`)
-  process.exit(1)
-})
+main()
+  .then(() => process.exit(checks.length > 0 && checks.every((c) => c.ok) ? 0 : 1))
+  .catch((error) => {
+    process.stdout.write(`FAIL the scale test could not start — ${error.stack || error.message}\n0 passed, 1 failed\n`)
+    process.exit(1)
+  })

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
 import {
@@ -33,7 +34,9 @@ export const POST = async (req: MedusaRequest<DemoTestCartsBodyType>, res: Medus
       input: {
         region_id: body.region_id,
         sales_channel_id: body.sales_channel_id,
-        email: "shopper@example.com",
+        // One shopper per cart: Medusa creates a guest customer per email, and carts made at once
+        // with one email race on that customer.
+        email: `shopper-${randomUUID()}@example.com`,
         items: [{ variant_id: body.variant_id, quantity: 1 }],
         shipping_address: address,
         billing_address: address,
