@@ -64,7 +64,9 @@ module.exports = defineConfig({
     },
   },
   admin: {
-    backendUrl,
+    // Baked into the admin at `medusa build` time; "/" (DEMO_ADMIN_BACKEND_URL) makes the admin call
+    // the server that serves it, whatever its public address (the production check uses it).
+    backendUrl: process.env.DEMO_ADMIN_BACKEND_URL || backendUrl,
     // A worker serves no HTTP, and the scale test's servers need no admin.
     disable: process.env.DEMO_DISABLE_ADMIN === "true" || workerMode === "worker",
   },

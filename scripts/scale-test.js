@@ -141,9 +141,11 @@ async function scenarioA(cluster, [serverA, serverB], cart) {
   const callbacks = answers.filter((_, i) => i !== 3 && i !== 8)
   const badCallbacks = callbacks.filter((a) => a.status < 200 || a.status >= 300)
   check(
-    "(a) all 10 copies of the paid callback answered 2xx",
+    `(a) all 10 copies of the paid callback answered 2xx within the gateway's ${GATEWAY_TIMEOUT_MS / 1000} s`,
     badCallbacks.length === 0,
-    badCallbacks.map((a) => `${a.status} ${JSON.stringify(a.body).slice(0, 160)}`).join("; ")
+    badCallbacks.length === 0
+      ? `answers in ${callbacks.map((a) => a.ms.toFixed(0)).join(", ")} ms`
+      : `${badCallbacks.length} failed, e.g. ${badCallbacks[0].status} ${JSON.stringify(badCallbacks[0].body).slice(0, 160)}`
   )
   const badCompletes = completes.filter((a) => a.status !== 200 || a.body.type !== "order")
   check(
@@ -201,11 +203,11 @@ async function scenarioC(cluster, [serverA, serverB], worker, carts) {
       })
     )
   )
-  // Kill once some deliveries are stored, or after 3 s at most.
+  // Kill once a third of the deliveries are stored (the servers took them), or after 30 s at most.
   await poll(async () => {
     const { rows } = await cluster.db.query("select count(*)::int as n from crypto_callback where txn_id = any($1)", [txnIds])
     return { done: rows[0].n >= Math.ceil(deliveries.length / 3) }
-  }, 3000, 50)
+  }, 30000, 50)
   const unprocessedAtKill = await unprocessedCount(cluster.db, txnIds)
   const processedAtKill = await processedCount(cluster.db, txnIds)
   worker.signal("SIGKILL")
@@ -230,8 +232,10 @@ async function scenarioC(cluster, [serverA, serverB], worker, carts) {
   )
   check(
     "(c) no delivery was processed while no worker ran (processing belongs to workers)",
-    processedWithoutWorker === 0,
-    `${processedWithoutWorker} processed in the 3 s without a worker`
+    unprocessedAtKill > 0 && processedWithoutWorker === 0,
+    unprocessedAtKill > 0
+      ? `${processedWithoutWorker} processed in the 3 s without a worker`
+      : "not exercised: nothing was waiting for a worker at the kill"
   )
   const final = await poll(async () => summarize(await cartOutcomes(cluster.db, carts)), 150000, 1000)
   check(
