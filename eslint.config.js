@@ -4,7 +4,7 @@ const medusa = require("@medusajs/eslint-plugin")
 const tseslint = require("typescript-eslint")
 
 module.exports = [
-  { ignores: ["node_modules/**", ".medusa/**", "dist/**", "coverage/**", ".test-results/**", ".demo/**"] },
+  { ignores: ["node_modules/**", ".medusa/**", "dist/**", "coverage/**", ".test-results/**", ".demo/**", "examples/**"] },
   ...medusa.configs.recommended,
   {
     files: ["**/*.{ts,tsx}"],
