@@ -16,9 +16,9 @@ module.exports = [
     },
   },
   {
-    // The gateway client, the sandbox, the benchmark and the repo scripts never import Medusa (they run on their
-    // own), so Medusa's error class is not theirs to throw.
-    files: ["src/gateway/**", "src/sandbox/**", "bench/**", "scripts/**", "*.config.js", "integration-tests/*.js"],
+    // The gateway client, the sandbox, the storefront kit, the benchmark and the repo scripts never import Medusa
+    // (they run on their own), so Medusa's error class is not theirs to throw.
+    files: ["src/gateway/**", "src/sandbox/**", "src/storefront/**", "bench/**", "scripts/**", "*.config.js", "integration-tests/*.js"],
     rules: { "@medusajs/use-medusa-error-not-generic-error": "off" },
   },
 ]

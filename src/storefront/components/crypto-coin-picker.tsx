@@ -1,0 +1,86 @@
+"use client"
+
+import { useId } from "react"
+import { formatCryptoAmount, formatFiatAmount } from "../lib/amount.js"
+import { cx, type ClassNames } from "../lib/class-names.js"
+import { describeCoin } from "../lib/coins.js"
+import { resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
+import type { CryptoCurrencyOption } from "../types.js"
+
+export type CryptoCoinPickerPart = "root" | "legend" | "total" | "list" | "option" | "input" | "label" | "name" | "network" | "amount"
+
+export interface CryptoCoinPickerProps {
+  /** The coins, from `GET /store/crypto/currencies` (`listCryptoCurrencies` / `useCryptoCurrencies`). */
+  currencies: readonly CryptoCurrencyOption[]
+  /** The chosen coin id (`psys_cid`), or null. */
+  value: string | null
+  onChange: (psysCid: string) => void
+  /** The cart total and its currency, shown above the list ("Total: €49.90"). */
+  total?: { amount: string; currencyCode: string } | null
+  /** Radio group name (default: a generated one). */
+  name?: string
+  disabled?: boolean
+  locale?: string
+  labels?: Partial<CryptoLabels>
+  classNames?: ClassNames<CryptoCoinPickerPart>
+}
+
+/**
+ * Coins as a radio group (arrow keys move, space selects: native keyboard behaviour), each with
+ * the coin and its network named ("USDT · Tron (TRC-20)") and the cart total in that coin. A coin
+ * under maintenance is disabled and says so in words.
+ */
+export function CryptoCoinPicker(props: CryptoCoinPickerProps) {
+  const { currencies, value, onChange, total, disabled, locale, classNames = {} } = props
+  const labels = resolveCryptoLabels(locale, props.labels)
+  const generated = useId()
+  const name = props.name ?? `mpc-coin-${generated}`
+
+  return (
+    <fieldset className={cx("mpc-coin-picker", classNames.root)} disabled={disabled} data-selected={value ?? undefined}>
+      <legend className={cx("mpc-coin-picker-legend", classNames.legend)}>{labels.chooseCoin}</legend>
+      {total ? (
+        <p className={cx("mpc-coin-picker-total", classNames.total)}>{formatFiatAmount(total.amount, total.currencyCode, locale)}</p>
+      ) : null}
+      <ul className={cx("mpc-coin-picker-list", classNames.list)}>
+        {currencies.map((coin) => {
+          const described = describeCoin(coin.psys_cid, coin.currency)
+          const id = `${name}-${coin.psys_cid}`
+          const checked = value === coin.psys_cid
+          return (
+            <li
+              key={coin.psys_cid}
+              className={cx("mpc-coin-picker-option", classNames.option)}
+              data-psys-cid={coin.psys_cid}
+              data-checked={checked ? "true" : "false"}
+              data-unavailable={coin.maintenance ? "true" : undefined}
+            >
+              <input
+                id={id}
+                className={cx("mpc-coin-picker-input", classNames.input)}
+                type="radio"
+                name={name}
+                value={coin.psys_cid}
+                checked={checked}
+                disabled={coin.maintenance}
+                onChange={() => onChange(coin.psys_cid)}
+              />
+              <label htmlFor={id} className={cx("mpc-coin-picker-label", classNames.label)}>
+                <span className={cx("mpc-coin-picker-name", classNames.name)}>{described.code}</span>
+                <span className={cx("mpc-coin-picker-network", classNames.network)}>
+                  {described.network ?? coin.name ?? described.label}
+                </span>
+                {coin.amount !== null ? (
+                  <span className={cx("mpc-coin-picker-amount", classNames.amount)}>
+                    {formatCryptoAmount(coin.amount, { locale, code: described.code })}
+                  </span>
+                ) : null}
+                {coin.maintenance ? <span className="mpc-coin-picker-unavailable"> ({labels.coinUnavailable})</span> : null}
+              </label>
+            </li>
+          )
+        })}
+      </ul>
+    </fieldset>
+  )
+}

@@ -1,0 +1,211 @@
+"use client"
+
+import { useState, type ReactNode } from "react"
+import { useCopyToClipboard } from "../hooks/use-copy-to-clipboard.js"
+import { useCountdown } from "../hooks/use-countdown.js"
+import { useCryptoPaymentStatus, type CryptoPaymentCallback } from "../hooks/use-crypto-payment-status.js"
+import { formatCryptoAmount } from "../lib/amount.js"
+import { cx, type ClassNames } from "../lib/class-names.js"
+import { describeCoin } from "../lib/coins.js"
+import { cryptoStatusText, formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
+import { buildPaymentUri } from "../lib/payment-uri.js"
+import { toCryptoPaymentState } from "../lib/status.js"
+import type { CryptoPaymentStatusResponse } from "../types.js"
+import { CopyButton } from "./copy-button.js"
+import { CryptoQrCode } from "./crypto-qr-code.js"
+
+export type CryptoPaymentPanelPart =
+  | "root"
+  | "status"
+  | "details"
+  | "row"
+  | "value"
+  | "copy"
+  | "warning"
+  | "qr"
+  | "uri"
+  | "countdown"
+  | "underpaid"
+  | "overpaid"
+  | "newInvoice"
+  | "support"
+
+/** The merchant's contact, shown on the panel: an e-mail address, a link, or both. */
+export interface CryptoSupportContact {
+  email?: string
+  url?: string
+  /** Text of the link (default: the e-mail address or the URL). */
+  label?: string
+}
+
+export interface CryptoPaymentPanelProps {
+  /** The status to show; with `fetchStatus`, the first one (polling goes on from it). */
+  status?: CryptoPaymentStatusResponse | null
+  /** Reads the status; when given, the panel polls it (`useCryptoPaymentStatus`). */
+  fetchStatus?: () => Promise<CryptoPaymentStatusResponse>
+  pollIntervalsMs?: readonly number[]
+  onDetected?: CryptoPaymentCallback
+  onPaid?: CryptoPaymentCallback
+  onExpired?: CryptoPaymentCallback
+  onFailed?: CryptoPaymentCallback
+  /** Offered on an expired, canceled or failed invoice: create a fresh one (e.g. `initiateCryptoSession(..., { force: true })`). */
+  onNewInvoice?: () => void | Promise<void>
+  support?: CryptoSupportContact | null
+  /** QR size in CSS pixels (default 192). */
+  qrSize?: number
+  locale?: string
+  labels?: Partial<CryptoLabels>
+  classNames?: ClassNames<CryptoPaymentPanelPart>
+  /** Extra content at the end of the panel. */
+  children?: ReactNode
+}
+
+const OPEN_STATUSES = new Set(["new", "detected", "underpaid"])
+
+/**
+ * White-label payment view: amount and address (each with a copy button), the network, a QR code
+ * and a wallet link where the coin has a payment URI, a countdown, then what happens: payment
+ * detected with confirmations n/m, part paid with the amount still due, paid, overpaid, expired
+ * with a "new invoice" action. Every state is said in words inside one `aria-live="polite"`
+ * region; `data-status` on the root carries it for styling.
+ */
+export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
+  const { status = null, fetchStatus, support, qrSize, locale, classNames = {}, onNewInvoice, children } = props
+  const labels = resolveCryptoLabels(locale, props.labels)
+  const polled = useCryptoPaymentStatus({
+    fetchStatus: fetchStatus ?? (() => Promise.reject(new Error("CryptoPaymentPanel: no fetchStatus"))),
+    initialStatus: status,
+    enabled: fetchStatus !== undefined,
+    intervalsMs: props.pollIntervalsMs,
+    onDetected: props.onDetected,
+    onPaid: props.onPaid,
+    onExpired: props.onExpired,
+    onFailed: props.onFailed,
+  })
+  const state = fetchStatus !== undefined ? polled.state : toCryptoPaymentState(status)
+  const countdown = useCountdown(OPEN_STATUSES.has(state.status) ? state.expiresAt : null)
+  const clipboard = useCopyToClipboard()
+  const [renewing, setRenewing] = useState(false)
+
+  const coin = state.psysCid !== null ? describeCoin(state.psysCid, state.currency) : null
+  const code = coin?.code ?? state.currency ?? ""
+  const amount = state.status === "underpaid" && state.amountDue !== null ? state.amountDue : state.amount
+  const showDetails = OPEN_STATUSES.has(state.status) && state.address !== null
+  const uri = showDetails && state.psysCid !== null && state.address !== null ? buildPaymentUri({ psysCid: state.psysCid, address: state.address, amount }) : null
+  const shownAmount = amount !== null ? formatCryptoAmount(amount, { locale, code }) : null
+  const failed = state.status === "expired" || state.status === "canceled" || state.status === "error"
+
+  const renew = async (): Promise<void> => {
+    if (!onNewInvoice) return
+    setRenewing(true)
+    try {
+      await onNewInvoice()
+      if (fetchStatus !== undefined) polled.refresh()
+    } finally {
+      setRenewing(false)
+    }
+  }
+
+  return (
+    <section className={cx("mpc-panel", classNames.root)} data-status={state.status}>
+      <div className={cx("mpc-panel-status", classNames.status)} role="status" aria-live="polite" aria-atomic="true">
+        <p className="mpc-panel-status-text">{cryptoStatusText(state.status, labels)}</p>
+        {state.status === "detected" && state.confirmations ? (
+          <p className="mpc-panel-confirmations" data-current={state.confirmations.current} data-required={state.confirmations.required}>
+            {formatLabel(labels.confirmations, { current: state.confirmations.current, required: state.confirmations.required })}
+          </p>
+        ) : null}
+        {state.status === "underpaid" && state.amountDue !== null ? (
+          <p className={cx("mpc-panel-underpaid", classNames.underpaid)}>
+            {formatLabel(labels.amountDue, { amount: formatCryptoAmount(state.amountDue, { locale, code }) })}
+          </p>
+        ) : null}
+        {state.status === "overpaid" && state.overpaidAmount !== null ? (
+          <p className={cx("mpc-panel-overpaid", classNames.overpaid)}>
+            {formatLabel(labels.overpaidNote, { amount: formatCryptoAmount(state.overpaidAmount, { locale, code }) })}
+          </p>
+        ) : null}
+      </div>
+
+      {showDetails && state.address !== null ? (
+        <>
+          <dl className={cx("mpc-panel-details", classNames.details)}>
+            {amount !== null && shownAmount !== null ? (
+              <div className={cx("mpc-panel-row", "mpc-panel-amount", classNames.row)}>
+                <dt>{labels.amount}</dt>
+                <dd>
+                  <span className={cx("mpc-panel-value", classNames.value)} data-amount={amount}>
+                    {shownAmount}
+                  </span>
+                  <CopyButton text={amount} copyKey="amount" label={labels.copyAmount} clipboard={clipboard} labels={labels} className={classNames.copy} />
+                </dd>
+              </div>
+            ) : null}
+            {coin !== null ? (
+              <div className={cx("mpc-panel-row", "mpc-panel-network", classNames.row)}>
+                <dt>{labels.network}</dt>
+                <dd>
+                  <span className={cx("mpc-panel-value", classNames.value)}>{coin.label}</span>
+                </dd>
+              </div>
+            ) : null}
+            <div className={cx("mpc-panel-row", "mpc-panel-address", classNames.row)}>
+              <dt>{labels.address}</dt>
+              <dd>
+                <code className={cx("mpc-panel-value", classNames.value)}>{state.address}</code>
+                <CopyButton text={state.address} copyKey="address" label={labels.copyAddress} clipboard={clipboard} labels={labels} className={classNames.copy} />
+              </dd>
+            </div>
+          </dl>
+          {coin !== null ? <p className={cx("mpc-panel-warning", classNames.warning)}>{formatLabel(labels.sendOnly, { coin: coin.label })}</p> : null}
+          <CryptoQrCode
+            className={classNames.qr}
+            value={uri ?? state.address}
+            size={qrSize}
+            alt={formatLabel(labels.qrAlt, { amount: shownAmount ?? "", address: state.address })}
+          />
+          {uri !== null ? (
+            <a className={cx("mpc-panel-uri", classNames.uri)} href={uri}>
+              {labels.openInWallet}
+            </a>
+          ) : null}
+          {countdown.remainingMs !== null ? (
+            <p className={cx("mpc-panel-countdown", classNames.countdown)} role="timer" data-expired={countdown.expired ? "true" : "false"}>
+              {countdown.expired ? (
+                labels.expired
+              ) : (
+                <time dateTime={state.expiresAt ?? undefined}>{formatLabel(labels.expiresIn, { time: countdown.text })}</time>
+              )}
+            </p>
+          ) : null}
+        </>
+      ) : null}
+
+      {failed && onNewInvoice ? (
+        <button type="button" className={cx("mpc-panel-new-invoice", classNames.newInvoice)} onClick={() => void renew()} disabled={renewing} aria-busy={renewing || undefined}>
+          {renewing ? labels.creatingInvoice : labels.newInvoice}
+        </button>
+      ) : null}
+
+      {support && (support.email || support.url) ? (
+        <p className={cx("mpc-panel-support", classNames.support)}>
+          {supportLine(support, labels)}
+        </p>
+      ) : null}
+      {children}
+    </section>
+  )
+}
+
+function supportLine(support: CryptoSupportContact, labels: CryptoLabels): ReactNode {
+  const href = support.url ?? `mailto:${support.email}`
+  const text = support.label ?? support.email ?? support.url ?? ""
+  const [before = "", after = ""] = labels.support.split("{contact}")
+  return (
+    <>
+      {before}
+      <a href={href}>{text}</a>
+      {after}
+    </>
+  )
+}

@@ -1,0 +1,69 @@
+"use client"
+
+import { formatCryptoAmount } from "../lib/amount.js"
+import { cx, type ClassNames } from "../lib/class-names.js"
+import { describeCoin } from "../lib/coins.js"
+import { formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
+import { readCryptoPaymentData } from "../lib/payment-data.js"
+
+export type CryptoPaymentSummaryPart = "root" | "title" | "list" | "row" | "transactions"
+
+export interface CryptoPaymentSummaryProps {
+  /** The order payment's `data` (or a payment-status invoice); read by `readCryptoPaymentData`. */
+  data: unknown
+  /** Heading level of the title (default 3). */
+  headingLevel?: 2 | 3 | 4
+  locale?: string
+  labels?: Partial<CryptoLabels>
+  classNames?: ClassNames<CryptoPaymentSummaryPart>
+}
+
+/** The order page's crypto payment: coin and network, amount, what was received, transaction links. */
+export function CryptoPaymentSummary(props: CryptoPaymentSummaryProps) {
+  const { data, headingLevel = 3, locale, classNames = {} } = props
+  const labels = resolveCryptoLabels(locale, props.labels)
+  const payment = readCryptoPaymentData(data)
+  const coin = payment.psysCid !== null ? describeCoin(payment.psysCid, payment.currency) : null
+  const code = coin?.code ?? payment.currency ?? undefined
+  const Heading = `h${headingLevel}` as const
+
+  return (
+    <section className={cx("mpc-summary", classNames.root)} data-psys-cid={payment.psysCid ?? undefined}>
+      <Heading className={cx("mpc-summary-title", classNames.title)}>{labels.summaryTitle}</Heading>
+      <dl className={cx("mpc-summary-list", classNames.list)}>
+        {coin !== null ? (
+          <div className={cx("mpc-summary-row", "mpc-summary-coin", classNames.row)}>
+            <dt>{labels.coin}</dt>
+            <dd>{coin.label}</dd>
+          </div>
+        ) : null}
+        {payment.amount !== null ? (
+          <div className={cx("mpc-summary-row", "mpc-summary-amount", classNames.row)}>
+            <dt>{labels.amount}</dt>
+            <dd>{formatCryptoAmount(payment.amount, { locale, code })}</dd>
+          </div>
+        ) : null}
+        {payment.receivedAmount !== null ? (
+          <div className={cx("mpc-summary-row", "mpc-summary-received", classNames.row)}>
+            <dt>{labels.received}</dt>
+            <dd>{formatCryptoAmount(payment.receivedAmount, { locale, code })}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {payment.txUrls.length > 0 ? (
+        <div className={cx("mpc-summary-transactions", classNames.transactions)}>
+          <p>{labels.transactions}</p>
+          <ul>
+            {payment.txUrls.map((url, index) => (
+              <li key={url}>
+                <a href={url} target="_blank" rel="noopener noreferrer">
+                  {formatLabel(labels.transaction, { n: index + 1 })}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,63 @@
+"use client"
+
+import { useCallback, useEffect, useRef, useState } from "react"
+import type { CryptoCurrenciesResponse, CryptoCurrencyOption } from "../types.js"
+
+export interface UseCryptoCurrenciesOptions {
+  /** Reads `GET /store/crypto/currencies` (e.g. a server action calling `listCryptoCurrencies`). */
+  fetchCurrencies: () => Promise<CryptoCurrenciesResponse>
+  /** A list already read by the server: shown at once, not read again until `reload()`. */
+  initialData?: CryptoCurrenciesResponse | null
+  /** `false` skips the read (default `true`). */
+  enabled?: boolean
+}
+
+export interface UseCryptoCurrenciesResult {
+  data: CryptoCurrenciesResponse | null
+  /** The coins, or [] before they are read. */
+  currencies: CryptoCurrencyOption[]
+  /** The coin the store marks as default, else the first one not under maintenance. */
+  defaultCoin: string | null
+  error: Error | null
+  loading: boolean
+  reload: () => void
+}
+
+/** The coins a cart may be paid with, and the cart total in each. */
+export function useCryptoCurrencies(options: UseCryptoCurrenciesOptions): UseCryptoCurrenciesResult {
+  const fetchRef = useRef(options.fetchCurrencies)
+  fetchRef.current = options.fetchCurrencies
+  const enabled = options.enabled ?? true
+  const [data, setData] = useState<CryptoCurrenciesResponse | null>(options.initialData ?? null)
+  const [error, setError] = useState<Error | null>(null)
+  const [loading, setLoading] = useState(false)
+  const [generation, setGeneration] = useState(options.initialData ? 0 : 1)
+
+  useEffect(() => {
+    if (!enabled || generation === 0) return
+    let current = true
+    setLoading(true)
+    fetchRef
+      .current()
+      .then((next) => {
+        if (!current) return
+        setData(next)
+        setError(null)
+      })
+      .catch((caught: unknown) => {
+        if (current) setError(caught instanceof Error ? caught : new Error(String(caught)))
+      })
+      .finally(() => {
+        if (current) setLoading(false)
+      })
+    return () => {
+      current = false
+    }
+  }, [enabled, generation])
+
+  const reload = useCallback(() => setGeneration((value) => value + 1), [])
+  const currencies = data?.currencies ?? []
+  const defaultCoin =
+    currencies.find((coin) => coin.default && !coin.maintenance)?.psys_cid ?? currencies.find((coin) => !coin.maintenance)?.psys_cid ?? null
+  return { data, currencies, defaultCoin, error, loading, reload }
+}

@@ -1,0 +1,183 @@
+import type { CryptoPaymentStatus } from "../types.js"
+
+/**
+ * The words the components show. English is built in, German proves the mechanism; a storefront
+ * passes `locale` to pick one and `labels` to override any of them. Labels are plain strings with
+ * `{name}` placeholders (not functions) so a Next.js server component can pass them to a client
+ * component.
+ */
+export interface CryptoLabels {
+  chooseCoin: string
+  coinUnavailable: string
+  payButton: string
+  redirecting: string
+  amount: string
+  address: string
+  network: string
+  copy: string
+  copied: string
+  copyAmount: string
+  copyAddress: string
+  copyFailed: string
+  qrAlt: string
+  openInWallet: string
+  sendOnly: string
+  expiresIn: string
+  expired: string
+  newInvoice: string
+  creatingInvoice: string
+  statusNew: string
+  statusPending: string
+  statusDetected: string
+  confirmations: string
+  statusUnderpaid: string
+  amountDue: string
+  statusPaid: string
+  statusOverpaid: string
+  overpaidNote: string
+  statusExpired: string
+  statusCanceled: string
+  statusError: string
+  support: string
+  resultPending: string
+  resultComplete: string
+  resultOrder: string
+  viewOrder: string
+  resultFailed: string
+  tryAgain: string
+  summaryTitle: string
+  coin: string
+  received: string
+  transactions: string
+  transaction: string
+}
+
+export const englishLabels: CryptoLabels = {
+  chooseCoin: "Choose a coin",
+  coinUnavailable: "unavailable",
+  payButton: "Pay with crypto",
+  redirecting: "Opening the payment page…",
+  amount: "Amount",
+  address: "Address",
+  network: "Network",
+  copy: "Copy",
+  copied: "Copied",
+  copyAmount: "Copy amount",
+  copyAddress: "Copy address",
+  copyFailed: "Could not copy; select the text and copy it by hand",
+  qrAlt: "QR code to pay {amount} to {address}",
+  openInWallet: "Open in wallet",
+  sendOnly: "Send only {coin} to this address.",
+  expiresIn: "Expires in {time}",
+  expired: "Expired",
+  newInvoice: "Get a new invoice",
+  creatingInvoice: "Creating a new invoice…",
+  statusNew: "Waiting for your payment",
+  statusPending: "Checking the payment…",
+  statusDetected: "Payment detected, waiting for confirmations",
+  confirmations: "{current} of {required} confirmations",
+  statusUnderpaid: "Part of the payment received",
+  amountDue: "Still to pay: {amount}",
+  statusPaid: "Payment received",
+  statusOverpaid: "Payment received (more than the amount due)",
+  overpaidNote: "You sent {amount} more than the amount due. The store will contact you about it.",
+  statusExpired: "This invoice has expired",
+  statusCanceled: "This invoice was canceled",
+  statusError: "The payment could not be processed",
+  support: "Need help? Contact {contact}",
+  resultPending: "Your payment is being confirmed. This page updates by itself.",
+  resultComplete: "Payment received. Your order is being placed…",
+  resultOrder: "Thank you! Your order has been placed.",
+  viewOrder: "View your order",
+  resultFailed: "The payment did not go through.",
+  tryAgain: "Back to checkout",
+  summaryTitle: "Crypto payment",
+  coin: "Coin",
+  received: "Received",
+  transactions: "Transactions",
+  transaction: "Transaction {n}",
+}
+
+export const germanLabels: CryptoLabels = {
+  chooseCoin: "Kryptowährung wählen",
+  coinUnavailable: "nicht verfügbar",
+  payButton: "Mit Krypto bezahlen",
+  redirecting: "Zahlungsseite wird geöffnet…",
+  amount: "Betrag",
+  address: "Adresse",
+  network: "Netzwerk",
+  copy: "Kopieren",
+  copied: "Kopiert",
+  copyAmount: "Betrag kopieren",
+  copyAddress: "Adresse kopieren",
+  copyFailed: "Kopieren fehlgeschlagen; bitte den Text markieren und von Hand kopieren",
+  qrAlt: "QR-Code, um {amount} an {address} zu zahlen",
+  openInWallet: "In der Wallet öffnen",
+  sendOnly: "Senden Sie nur {coin} an diese Adresse.",
+  expiresIn: "Läuft ab in {time}",
+  expired: "Abgelaufen",
+  newInvoice: "Neue Rechnung erstellen",
+  creatingInvoice: "Neue Rechnung wird erstellt…",
+  statusNew: "Warten auf Ihre Zahlung",
+  statusPending: "Zahlung wird geprüft…",
+  statusDetected: "Zahlung erkannt, warten auf Bestätigungen",
+  confirmations: "{current} von {required} Bestätigungen",
+  statusUnderpaid: "Teilzahlung erhalten",
+  amountDue: "Noch zu zahlen: {amount}",
+  statusPaid: "Zahlung erhalten",
+  statusOverpaid: "Zahlung erhalten (mehr als der fällige Betrag)",
+  overpaidNote: "Sie haben {amount} mehr als fällig gesendet. Der Shop meldet sich dazu bei Ihnen.",
+  statusExpired: "Diese Rechnung ist abgelaufen",
+  statusCanceled: "Diese Rechnung wurde storniert",
+  statusError: "Die Zahlung konnte nicht verarbeitet werden",
+  support: "Hilfe? Kontakt: {contact}",
+  resultPending: "Ihre Zahlung wird bestätigt. Diese Seite aktualisiert sich selbst.",
+  resultComplete: "Zahlung erhalten. Ihre Bestellung wird angelegt…",
+  resultOrder: "Vielen Dank! Ihre Bestellung wurde aufgegeben.",
+  viewOrder: "Bestellung ansehen",
+  resultFailed: "Die Zahlung ist nicht durchgegangen.",
+  tryAgain: "Zurück zur Kasse",
+  summaryTitle: "Krypto-Zahlung",
+  coin: "Kryptowährung",
+  received: "Erhalten",
+  transactions: "Transaktionen",
+  transaction: "Transaktion {n}",
+}
+
+/** Built-in label sets by language subtag. */
+export const cryptoLabelsByLanguage: Readonly<Record<string, CryptoLabels>> = { en: englishLabels, de: germanLabels }
+
+/** The labels for a locale ("de-AT" → German; unknown → English), with overrides applied. */
+export function resolveCryptoLabels(locale?: string, overrides?: Partial<CryptoLabels>): CryptoLabels {
+  const language = (locale ?? "en").split(/[-_]/)[0]?.toLowerCase() ?? "en"
+  return { ...(cryptoLabelsByLanguage[language] ?? englishLabels), ...(overrides ?? {}) }
+}
+
+/** Fills `{name}` placeholders: formatLabel("{current} of {required}", { current: 1, required: 3 }). */
+export function formatLabel(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match))
+}
+
+/** The words for a status of the kit's model ("Payment detected, waiting for confirmations"). */
+export function cryptoStatusText(status: CryptoPaymentStatus, labels: CryptoLabels): string {
+  switch (status) {
+    case "new":
+      return labels.statusNew
+    case "pending":
+      return labels.statusPending
+    case "detected":
+      return labels.statusDetected
+    case "underpaid":
+      return labels.statusUnderpaid
+    case "paid":
+      return labels.statusPaid
+    case "overpaid":
+      return labels.statusOverpaid
+    case "expired":
+      return labels.statusExpired
+    case "canceled":
+      return labels.statusCanceled
+    case "error":
+      return labels.statusError
+  }
+}

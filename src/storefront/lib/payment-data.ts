@@ -1,0 +1,46 @@
+import { isDecimalString } from "./amount.js"
+
+/** What an order page shows about a crypto payment. */
+export interface CryptoPaymentSummaryData {
+  psysCid: string | null
+  currency: string | null
+  /** What the invoice asked for, in the coin. */
+  amount: string | null
+  /** What was received, in the coin. */
+  receivedAmount: string | null
+  txnId: string | null
+  invoiceUrl: string | null
+  txUrls: string[]
+}
+
+const text = (record: Record<string, unknown>, key: string): string | null => {
+  const value = record[key]
+  return typeof value === "string" && value.trim() !== "" ? value : null
+}
+const decimal = (record: Record<string, unknown>, ...keys: string[]): string | null => {
+  for (const key of keys) {
+    const value = record[key]
+    if (isDecimalString(value)) return value
+  }
+  return null
+}
+
+/**
+ * Reads a crypto payment from what an order page has: the `data` of the order's payment (the
+ * provider's session data: `psys_cid`, `currency`, `amount`, `received_amount`, `txn_id`, ...) or
+ * an invoice of the payment-status route. Unknown or malformed fields become `null`, never a guess;
+ * a number where an amount belongs is dropped (a float is not an amount).
+ */
+export function readCryptoPaymentData(data: unknown): CryptoPaymentSummaryData {
+  const record = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {}
+  const urls = record.tx_urls
+  return {
+    psysCid: text(record, "psys_cid"),
+    currency: text(record, "currency"),
+    amount: decimal(record, "amount", "invoice_total_sum", "expected_amount"),
+    receivedAmount: decimal(record, "received_amount"),
+    txnId: text(record, "active_txn_id") ?? text(record, "txn_id"),
+    invoiceUrl: text(record, "invoice_url"),
+    txUrls: Array.isArray(urls) ? urls.filter((url): url is string => typeof url === "string" && /^https?:\/\//i.test(url)) : [],
+  }
+}

@@ -1,0 +1,48 @@
+import type { CryptoPaymentStatusResponse } from "../types.js"
+import { isPositiveDecimal } from "./amount.js"
+import { toCryptoPaymentState } from "./status.js"
+
+/**
+ * What the return page does, decided from the store's payment status only. The return URL's own
+ * query (`?status=success`, a gateway flag) is never trusted: a shopper can type it.
+ * - `order`: an order exists (the callback placed it, or an earlier return): show it.
+ * - `complete`: paid (or authorized) and no order yet: complete the cart (`sdk.store.cart.complete`).
+ * - `pending`: not settled yet: show a waiting page that polls.
+ * - `failed`: the invoice expired, was canceled or failed: back to checkout for a new invoice.
+ */
+export type CryptoReturnDecision =
+  | { kind: "order"; orderId: string }
+  | { kind: "complete" }
+  | { kind: "pending" }
+  | { kind: "failed"; reason: CryptoFailureReason }
+
+/** `underpaid`: expired with only part of the amount received (a refund is due). */
+export type CryptoFailureReason = "expired" | "underpaid" | "canceled" | "error"
+
+const AUTHORIZED_SESSION = new Set(["authorized", "captured"])
+const AUTHORIZED_COLLECTION = new Set(["authorized", "partially_authorized", "completed", "partially_captured"])
+
+export function resolveCryptoReturn(status: CryptoPaymentStatusResponse): CryptoReturnDecision {
+  if (status.order_id) {
+    return { kind: "order", orderId: status.order_id }
+  }
+  const state = toCryptoPaymentState(status)
+  switch (state.status) {
+    case "paid":
+    case "overpaid":
+      return { kind: "complete" }
+    case "expired":
+      return { kind: "failed", reason: isPositiveDecimal(state.refundDueAmount) || isPositiveDecimal(state.receivedAmount) ? "underpaid" : "expired" }
+    case "canceled":
+      return { kind: "failed", reason: "canceled" }
+    case "error":
+      return { kind: "failed", reason: "error" }
+    default:
+      // Detected with the store placing orders on detection: the session is authorized, so the
+      // cart can be completed now.
+      if (AUTHORIZED_SESSION.has(status.invoice?.session_status ?? "") || AUTHORIZED_COLLECTION.has(status.payment_collection_status ?? "")) {
+        return { kind: "complete" }
+      }
+      return { kind: "pending" }
+  }
+}

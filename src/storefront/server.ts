@@ -1,0 +1,21 @@
+/**
+ * `medusa-payment-crypto/storefront/server`: plain async helpers for server actions and route
+ * handlers. No React, no `next`, nothing Node-only: `fetch` is the only thing they use, so they run
+ * in Node, edge runtimes and browsers alike.
+ */
+export { getCryptoPaymentStatus, listCryptoCurrencies, type CartQuery } from "./server/payment.js"
+export {
+  initiateCryptoSession,
+  isCryptoProviderId,
+  DEFAULT_CRYPTO_PROVIDER_ID,
+  type CryptoSessionCart,
+  type CryptoSessionPaymentCollection,
+  type CryptoSessionSdk,
+  type CryptoSessionTransport,
+  type InitiateCryptoSessionInput,
+  type InitiateCryptoSessionResult,
+} from "./server/session.js"
+export { CryptoStoreError, parsePaymentStatus, parseCurrencies, type StoreConnection } from "./server/store-client.js"
+export { resolveCryptoReturn, type CryptoReturnDecision, type CryptoFailureReason } from "./lib/return.js"
+export { toCryptoPaymentState, isFinalCryptoStatus, FINAL_CRYPTO_STATUSES } from "./lib/status.js"
+export type * from "./types.js"

@@ -1,0 +1,150 @@
+/**
+ * The wire shapes the storefront kit reads from the plugin's store routes, and the kit's own
+ * status model. Amounts are decimal strings everywhere ("0.00012345"), never numbers: a float
+ * cannot carry a 30-digit coin amount (see docs/storefront.md).
+ *
+ * Fields marked optional or `null` are absent in hosted mode (the shopper pays on the gateway's
+ * page, so the store does not know the address, the coin or the amount until a callback arrives).
+ */
+
+/** Confirmations of the payment transaction: `current` of `required` (white-label, once detected). */
+export interface CryptoConfirmations {
+  current: number
+  required: number
+}
+
+/**
+ * The gateway's invoice statuses (spec §3). Any other string may come from a newer gateway: the
+ * kit treats it as "not paid yet", never as money.
+ */
+export type CryptoGatewayStatus =
+  | "new"
+  | "pending"
+  | "pending internal"
+  | "completed"
+  | "mismatch"
+  | "expired"
+  | "cancelled"
+  | "cancelled duplicate"
+  | "error"
+
+/** The active crypto invoice of a cart, as `GET /store/crypto/payment-status` returns it. */
+export interface CryptoInvoiceStatus {
+  /** Gateway status (spec §3), lower case: `CryptoGatewayStatus` or a newer one. */
+  status: CryptoGatewayStatus | (string & Record<never, never>)
+  /** The Medusa payment session status the plugin mapped it to ("pending", "authorized", "captured", "canceled", "error"). */
+  session_status?: string | null
+  order_number?: string | null
+  /** The gateway's id of the invoice (the active one of a coin-switch chain). */
+  txn_id?: string | null
+  /** The gateway's payment page (hosted mode; also present in white-label mode). */
+  invoice_url?: string | null
+  /** Coin id the shopper pays with, e.g. "BTC", "USDT_TRX" (the gateway's `psys_cid`). */
+  psys_cid?: string | null
+  /** Coin code, e.g. "USDT" (the gateway's `currency`; may differ from `psys_cid`). */
+  currency?: string | null
+  /** Network / chain of the coin when the store knows it, e.g. "Tron (TRC-20)". */
+  network?: string | null
+  /** The cart's currency and total ("EUR", "49.90"). */
+  source_currency?: string | null
+  source_amount?: string | null
+  /** What the invoice asks for, in the coin (white-label, live). */
+  amount?: string | null
+  /** What is still to pay, in the coin (white-label, live; spec §2: `pending_amount`). */
+  pending_amount?: string | null
+  /** What the invoice asks for, as last synced (includes a commission the shopper pays). */
+  expected_amount?: string | null
+  /** What was received so far, in the coin. */
+  received_amount?: string | null
+  /** Received beyond what was asked (the merchant refunds it or keeps it as credit). */
+  overpaid_amount?: string | null
+  /** Received on an invoice that failed and must go back to the shopper. */
+  refund_due_amount?: string | null
+  /** Payment address (white-label, live). */
+  address?: string | null
+  /** ISO 8601 instant the invoice expires (white-label, live). */
+  expires_at?: string | null
+  confirmations?: CryptoConfirmations | null
+  /** Block explorer links of the payment transactions. */
+  tx_urls?: string[] | null
+  /** ISO 8601 instant the store last synced the invoice from the gateway. */
+  last_synced_at?: string | null
+}
+
+/** `GET /store/crypto/payment-status?cart_id=` (header `x-publishable-api-key`). */
+export interface CryptoPaymentStatusResponse {
+  cart_id: string
+  /** The order placed from the cart, once there is one (by the callback or by the storefront). */
+  order_id: string | null
+  /** The cart's payment collection status ("not_paid", "awaiting", "authorized", "completed", ...). */
+  payment_collection_status?: string | null
+  /** The cart's active crypto invoice; `null` before a crypto payment session exists. */
+  invoice: CryptoInvoiceStatus | null
+}
+
+/** One coin of `GET /store/crypto/currencies?cart_id=`. */
+export interface CryptoCurrencyOption {
+  psys_cid: string
+  currency: string | null
+  name: string | null
+  icon: string | null
+  /** The cart total in this coin at the current rate (display only; the invoice decides). */
+  amount: string | null
+  /** Price of one coin in the cart's currency. */
+  rate: string | null
+  maintenance: boolean
+  default: boolean
+}
+
+/** `GET /store/crypto/currencies?cart_id=`. */
+export interface CryptoCurrenciesResponse {
+  cart_id: string
+  /** The crypto payment provider of the cart's region, e.g. "pp_crypto_crypto". */
+  provider_id: string
+  currency_code: string
+  total: string
+  currencies: CryptoCurrencyOption[]
+}
+
+/**
+ * The kit's status model: what a shopper is told. One function (`toCryptoPaymentState`) maps a
+ * status response to it.
+ * - `new`: invoice open, nothing received.
+ * - `pending`: nothing to show yet (no invoice, or a status the kit does not know).
+ * - `detected`: payment seen, waiting for confirmations.
+ * - `underpaid`: part received, the invoice still open; `amountDue` says what is left.
+ * - `paid` / `overpaid`: paid (overpaid: more than asked, `overpaidAmount`).
+ * - `expired`, `canceled`, `error`: the invoice failed; a new invoice is needed.
+ */
+export type CryptoPaymentStatus =
+  | "new"
+  | "pending"
+  | "detected"
+  | "underpaid"
+  | "overpaid"
+  | "paid"
+  | "expired"
+  | "canceled"
+  | "error"
+
+export interface CryptoPaymentState {
+  status: CryptoPaymentStatus
+  /** No later poll can change it (paid, overpaid, expired, canceled, error). */
+  final: boolean
+  orderId: string | null
+  psysCid: string | null
+  /** Coin code ("USDT"), else the coin id. */
+  currency: string | null
+  address: string | null
+  invoiceUrl: string | null
+  /** What the invoice asks for, in the coin. */
+  amount: string | null
+  /** What is still to pay (underpaid; also the whole amount while `new`). */
+  amountDue: string | null
+  receivedAmount: string | null
+  overpaidAmount: string | null
+  refundDueAmount: string | null
+  confirmations: CryptoConfirmations | null
+  expiresAt: string | null
+  txUrls: string[]
+}
