@@ -261,11 +261,14 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       await page.locator('.mpc-panel[data-status="expired"], .mpc-panel[data-status="canceled"]').waitFor({ timeout: 90000 })
       await shot(page, "white-label-expired")
       await page.getByRole("button", { name: "Get a new invoice" }).click()
-      const second = await waitFor("a new invoice", async () => {
-        const { invoice } = await paymentStatus(demo, cartId)
-        return invoice.txn_id !== first.txn_id ? invoice : null
+      const shown = await waitFor("the panel to show a new address", async () => {
+        const text = ((await page.locator(".mpc-panel-address code").first().textContent().catch(() => "")) || "").trim()
+        return text !== "" && text !== first.address ? text : null
       })
-      await waitFor("the panel to show the new address", async () => ((await page.locator(".mpc-panel-address code").textContent().catch(() => "")) || "").trim() === second.address)
+      const second = (await paymentStatus(demo, cartId)).invoice
+      if (second.txn_id === first.txn_id || second.address !== shown || second.attempt !== first.attempt + 1) {
+        throw new Error(`the panel shows ${shown}; the store's active invoice is ${JSON.stringify({ txn: second.txn_id, attempt: second.attempt, address: second.address })}`)
+      }
       await control(`/invoices/${encodeURIComponent(second.txn_id)}/pay`)
       await page.waitForURL(/\/order\/[^/]+\/confirmed$/, { timeout: 90000 })
     })
