@@ -157,7 +157,7 @@ const boundaryBlocks = Object.entries(BOUNDARIES).flatMap(([folder, boundary]) =
 })
 
 module.exports = [
-  { ignores: ["node_modules/**", ".medusa/**", "dist/**", "coverage/**", ".test-results/**", ".demo/**"] },
+  { ignores: ["node_modules/**", ".medusa/**", "dist/**", "coverage/**", ".test-results/**", ".demo/**", "examples/**"] },
   ...medusa.configs.recommended,
   {
     files: ["**/*.{ts,tsx}"],

@@ -25,7 +25,8 @@ const base = {
   transform,
   testEnvironment: "node",
   moduleFileExtensions: ["js", "ts", "tsx", "json"],
-  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
+  // examples/ are separate apps with their own node_modules (examples/storefront: Next.js).
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/examples/"],
 }
 
 const projects = {

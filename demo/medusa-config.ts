@@ -85,8 +85,22 @@ module.exports = defineConfig({
               baseUrl: process.env.CRYPTO_GATEWAY_BASE_URL,
               backendUrl,
               storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
-              // The sandbox's white-label shop: session data carries address, amount, QR and expiry.
+              // The sandbox's white-label shop: session data carries address, amount, QR and expiry,
+              // and the storefront shows them (examples/storefront: "pay here").
               whiteLabel: process.env.CRYPTO_GATEWAY_WHITE_LABEL === "true",
+            },
+          },
+          {
+            // The same gateway shop in hosted mode (provider id pp_crypto_crypto-hosted): the shopper
+            // pays on the gateway's page and comes back to the storefront's return page.
+            resolve: "medusa-payment-crypto/providers/crypto",
+            id: "crypto-hosted",
+            options: {
+              apiKey: process.env.CRYPTO_GATEWAY_API_KEY,
+              baseUrl: process.env.CRYPTO_GATEWAY_BASE_URL,
+              backendUrl,
+              storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
+              whiteLabel: false,
             },
           },
         ],

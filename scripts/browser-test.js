@@ -2,8 +2,11 @@
 // The admin in a real browser: Playwright (playwright-core) drives Debian's Chromium against the demo
 // store (scripts/demo.js): log in, open the Crypto page and see balances, make a withdrawal through the
 // confirmation prompt, see it in operations, open the order the demo paid in crypto and see the widget,
-// open the crypto settings. Screenshots go to docs/screenshots/ (the README shows them).
-// Prints one line per step and a closing "N passed, N failed"; exits non-zero when a step fails.
+// open the crypto settings. Then a shopper pays in the example storefront (scripts/storefront-browser-test.js:
+// hosted and white-label flows, expiry, coin change, a11y). Screenshots go to docs/screenshots/ (the README
+// shows them). Prints one line per step and a closing "N passed, N failed" (admin and storefront together,
+// also written to .test-results/browser.json); exits non-zero when a step fails.
+// `--no-storefront` runs the admin steps only; `--attach` drives a running `npm run demo`.
 const fs = require("fs")
 const path = require("path")
 const { chromium } = require("playwright-core")
@@ -46,12 +49,17 @@ async function shot(page, name) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
 }
 
-async function main() {
+async function main({ admin: runAdmin = true, storefront = !process.argv.includes("--no-storefront") } = {}) {
   fs.mkdirSync(shots, { recursive: true })
   // --attach: drive an already running `npm run demo` instead of starting one (for development).
   const demo = process.argv.includes("--attach")
     ? { ...JSON.parse(fs.readFileSync(path.join(root, ".demo", "running.json"), "utf8")), attached: true }
-    : await startDemo()
+    : await startDemo({ storefront }).then((started) => ({
+        ...started,
+        sandboxUrl: started.sandbox.url,
+        sandboxApiKey: started.shop.secretKey,
+        publishableKey: started.seeded.publishableKey,
+      }))
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -65,7 +73,27 @@ async function main() {
       "--disable-sync",
     ],
   })
+  let adminError = null
   try {
+    if (runAdmin) {
+      await adminSteps(browser, demo).catch((error) => {
+        adminError = error
+      })
+    }
+    if (storefront) {
+      const { runStorefrontSteps } = require("./storefront-browser-test")
+      // Each storefront step stands alone (its own browser context and cart): one failing does not stop the others.
+      const independent = (name, fn) => step(name, fn).catch(() => undefined)
+      await runStorefrontSteps({ browser, demo, step: independent, setCurrentPage: (page) => (currentPage = page), pageErrors })
+    }
+  } finally {
+    await browser.close()
+  }
+  if (adminError) throw adminError
+}
+
+async function adminSteps(browser, demo) {
+  {
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } })
     const page = await context.newPage()
     currentPage = page
@@ -156,27 +184,33 @@ async function main() {
       await page.getByRole("heading", { name: /Crypto/ }).first().waitFor()
       await shot(page, "crypto-settings")
     })
-  } finally {
-    await browser.close()
   }
 }
 
-main()
-  .then(
-    () => 0,
-    (error) => {
-      process.stderr.write(`${error && error.stack ? error.stack : error}\n`)
-      return 1
-    }
-  )
-  .then(async (code) => {
-    const passed = results.filter((r) => r.ok).length
-    const failed = results.length - passed + (code !== 0 && results.every((r) => r.ok) ? 1 : 0)
-    process.stdout.write(`browser: ${passed} passed, ${failed} failed\n`)
-    fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
-    fs.writeFileSync(path.join(root, ".test-results", "browser.json"), JSON.stringify({ passed, failed, steps: results }))
-    if (process.argv.includes("--attach")) {
-      process.exit(failed > 0 ? 1 : 0)
-    }
-    await shutdown(failed > 0 ? 1 : 0)
-  })
+function run(options) {
+  return main(options)
+    .then(
+      () => 0,
+      (error) => {
+        process.stderr.write(`${error && error.stack ? error.stack : error}\n`)
+        return 1
+      }
+    )
+    .then(async (code) => {
+      const passed = results.filter((r) => r.ok).length
+      const failed = results.length - passed + (code !== 0 && results.every((r) => r.ok) ? 1 : 0)
+      process.stdout.write(`browser: ${passed} passed, ${failed} failed\n`)
+      fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
+      fs.writeFileSync(path.join(root, ".test-results", "browser.json"), JSON.stringify({ passed, failed, steps: results }))
+      if (process.argv.includes("--attach")) {
+        process.exit(failed > 0 ? 1 : 0)
+      }
+      await shutdown(failed > 0 ? 1 : 0)
+    })
+}
+
+module.exports = { main: run }
+
+if (require.main === module) {
+  run()
+}

@@ -6,8 +6,10 @@
 //   4. starts the store, prints the admin URL and login, the sandbox URL and a checkout link;
 //   5. drives one checkout through the store API as a storefront would (@medusajs/js-sdk), pays the
 //      invoice through the sandbox, and prints the order and its payment status.
+//   6. builds and starts the example storefront (examples/storefront, Next.js: `next build` + `next
+//      start`, its own npm install on first run) and prints its URL: buy with crypto in a browser.
 // Ctrl-C stops everything. `npm run demo -- --once` does the same and exits after printing one line
-// of JSON {order_id, payment_status, ...}.
+// of JSON {order_id, payment_status, ...}; it skips the storefront unless `--storefront` is passed.
 const { spawn, spawnSync } = require("child_process")
 const fs = require("fs")
 const path = require("path")
@@ -18,6 +20,7 @@ const root = path.resolve(__dirname, "..")
 const demoDir = path.join(root, "demo")
 const stateDir = path.join(root, ".demo")
 const once = process.argv.includes("--once")
+const { prepareStorefront, startStorefront } = require("./demo-storefront")
 const ADMIN_EMAIL = process.env.DEMO_ADMIN_EMAIL || "admin@example.com"
 const ADMIN_PASSWORD = process.env.DEMO_ADMIN_PASSWORD || "supersecret"
 
@@ -158,7 +161,7 @@ async function shutdown(code, { exit = true } = {}) {
  * Starts the whole demo (database, sandbox, store) and runs the scripted checkout. Returns what a
  * caller needs to go on (the browser test drives the admin of this same store).
  */
-async function startDemo() {
+async function startDemo({ storefront = !once || process.argv.includes("--storefront") } = {}) {
   fs.mkdirSync(stateDir, { recursive: true })
 
   log("building the plugin (medusa plugin:build)…")
@@ -177,17 +180,29 @@ async function startDemo() {
 
   const storePort = await freePort(Number(process.env.PORT || 9000))
   const backendUrl = `http://localhost:${storePort}`
+  // The storefront's URL must be known before the store starts: the provider builds the gateway's
+  // return URLs from it, and the store's CORS allows it. `localhost`, not 127.0.0.1: the browser
+  // keeps the cart cookie per host.
+  const storefrontPort = storefront ? await freePort(Number(process.env.STOREFRONT_PORT || 8000)) : 8000
+  const storefrontUrl = `http://localhost:${storefrontPort}`
   const env = {
     ...process.env,
     NODE_ENV: "development", // serves the admin without a separate build step
     DATABASE_URL: databaseUrl,
     MEDUSA_BACKEND_URL: backendUrl,
+    STOREFRONT_URL: storefrontUrl,
+    STORE_CORS: storefrontUrl,
     CRYPTO_GATEWAY_BASE_URL: sandbox.url,
     CRYPTO_GATEWAY_API_KEY: shop.secretKey,
     CRYPTO_GATEWAY_WHITE_LABEL: String(Boolean(shop.whiteLabel)),
     DEMO_SEED_OUTPUT: path.join(stateDir, "seed.json"),
     MEDUSA_DISABLE_TELEMETRY: "true",
     LOG_LEVEL: process.env.LOG_LEVEL || "info",
+  }
+
+  // Built while nothing else runs yet (next build is the slowest step; it needs no store).
+  if (storefront) {
+    prepareStorefront({ root, log, run })
   }
 
   log("migrating the demo store's database…")
@@ -213,11 +228,24 @@ async function startDemo() {
     admin,
     log,
   })
-  return { backendUrl, sandbox, shop, admin, seeded, result, shutdown }
+  let storefrontInfo = null
+  if (storefront) {
+    storefrontInfo = await startStorefront({
+      root,
+      stateDir,
+      port: storefrontPort,
+      url: storefrontUrl,
+      backendUrl,
+      publishableKey: seeded.publishableKey,
+      log,
+      cleanups,
+    })
+  }
+  return { backendUrl, storefrontUrl: storefrontInfo ? storefrontInfo.url : null, sandbox, shop, admin, seeded, result, shutdown }
 }
 
 async function main() {
-  const { backendUrl, sandbox, shop, admin, result } = await startDemo()
+  const { backendUrl, storefrontUrl, sandbox, shop, admin, seeded, result } = await startDemo()
 
   if (once) {
     process.stdout.write(`${JSON.stringify(result)}\n`)
@@ -228,13 +256,18 @@ async function main() {
   // For tools that attach to a running demo (`npm run test:browser -- --attach`).
   fs.writeFileSync(
     path.join(stateDir, "running.json"),
-    JSON.stringify({ backendUrl, sandboxUrl: sandbox.url, admin, result }, null, 2)
+    JSON.stringify(
+      { backendUrl, storefrontUrl, sandboxUrl: sandbox.url, sandboxApiKey: shop.secretKey, publishableKey: seeded.publishableKey, admin, result },
+      null,
+      2
+    )
   )
   cleanups.push(() => fs.rmSync(path.join(stateDir, "running.json"), { force: true }))
   process.stdout.write(
     [
       "",
       "medusa-payment-crypto demo is running",
+      ...(storefrontUrl ? [`  Storefront: ${storefrontUrl}   (buy with crypto: "pay here" = white-label, "payment page" = hosted)`] : []),
       `  Admin:     ${backendUrl}/app   (login ${admin.email} / ${admin.password})`,
       `  Sandbox:   ${sandbox.url}   (shop "${shop.name}", api key ${shop.secretKey})`,
       `  Checkout:  ${result.invoice_url}`,

@@ -36,6 +36,8 @@ module.exports = defineConfig({
               backendUrl: process.env.MPC_TEST_BACKEND_URL,
               storefrontUrl: "http://localhost:8000",
               underpaidTolerancePercent: process.env.MPC_TEST_TOLERANCE ?? "0",
+              // store.spec.ts runs the storefront's white-label checkout (address, QR, expiry in the session).
+              whiteLabel: process.env.MPC_TEST_WHITE_LABEL === "true",
               // A test that makes the gateway hang sets a short per-request timeout (checkout.spec.ts).
               ...(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS === undefined ? {} : { gatewayTimeoutMs: Number(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS) }),
             },

@@ -1,5 +1,5 @@
-import { defineMiddlewares, validateAndTransformQuery } from "@medusajs/framework/http"
-import { StoreGetCryptoCurrencies, StoreGetCryptoPaymentStatus } from "./store/crypto/validators"
+import { defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
+import { StoreGetCryptoCurrencies, StoreGetCryptoPaymentStatus, StorePostCryptoPaymentSessionRefresh } from "./store/crypto/validators"
 import { adminCryptoMiddlewares } from "./admin/crypto/middlewares-config"
 
 export default defineMiddlewares({
@@ -22,6 +22,11 @@ export default defineMiddlewares({
       matcher: "/store/crypto/payment-status",
       methods: ["GET"],
       middlewares: [validateAndTransformQuery(StoreGetCryptoPaymentStatus, {})],
+    },
+    {
+      matcher: "/store/crypto/payment-sessions/refresh",
+      methods: ["POST"],
+      middlewares: [validateAndTransformBody(StorePostCryptoPaymentSessionRefresh)],
     },
   ],
 })

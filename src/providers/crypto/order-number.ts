@@ -7,16 +7,22 @@ export interface ExistingInvoice {
   source_amount: string
   source_currency: string
   session_status: string
+  /** The coin the invoice asks for; null while its creation has not answered. */
+  psys_cid?: string | null
+  /** The gateway's last word on it (spec §3), when synced. */
+  gateway_status?: string | null
 }
 
 export type OrderNumberPlan =
-  /** Same amount and currency, invoice still payable: ask again with its number (`return_existing`). */
+  /** Same amount, currency and coin, invoice still payable: ask again with its number (`return_existing`). */
   | { kind: "reuse"; invoice: ExistingInvoice }
   /** A new invoice: `base` for the first, `base-2`, `base-3`... after it. */
   | { kind: "new"; orderNumber: string; attempt: number }
 
 /** Invoices that can no longer take money: a new session must get a new invoice. */
 const FINISHED = new Set(["canceled", "error"])
+/** Gateway statuses of an invoice that takes no more money (spec §3), even before its session is moved. */
+const CLOSED_AT_GATEWAY = new Set(["expired", "cancelled", "error"])
 
 /**
  * Decides the gateway `order_number` for a new payment session (spec §4.1, §8: unique per shop).
@@ -27,7 +33,9 @@ export function planOrderNumber(
   base: string,
   existing: readonly ExistingInvoice[],
   sourceAmount: string,
-  sourceCurrency: string
+  sourceCurrency: string,
+  /** The coin asked for now: another coin than the invoice's needs a new invoice (a storefront's coin picker). */
+  psysCid?: string
 ): OrderNumberPlan {
   const amount = new Decimal(sourceAmount)
   const currency = sourceCurrency.toUpperCase()
@@ -35,7 +43,9 @@ export function planOrderNumber(
     .filter(
       (invoice) =>
         !FINISHED.has(invoice.session_status) &&
+        !CLOSED_AT_GATEWAY.has((invoice.gateway_status ?? "").trim().toLowerCase()) &&
         invoice.source_currency.toUpperCase() === currency &&
+        (psysCid === undefined || invoice.psys_cid === undefined || invoice.psys_cid === null || invoice.psys_cid === psysCid) &&
         new Decimal(invoice.source_amount).eq(amount)
     )
     .sort((a, b) => b.attempt - a.attempt)[0]

@@ -130,6 +130,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       providerId: session.provider_id,
       sourceAmount,
       sourceCurrency,
+      psysCid,
     })
 
     let invoice: Invoice
@@ -292,6 +293,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       providerId: string
       sourceAmount: string
       sourceCurrency: string
+      psysCid: string | undefined
     }
   ): Promise<Reservation> {
     const cryptoModule: ProviderStore = deps.cryptoModule
@@ -301,7 +303,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
         const existing = await cryptoModule.listCryptoInvoices(
           input.cartId !== undefined ? { cart_id: input.cartId } : { payment_collection_id: input.paymentCollectionId }
         )
-        const plan = planOrderNumber(input.base, existing, input.sourceAmount, input.sourceCurrency)
+        const plan = planOrderNumber(input.base, existing, input.sourceAmount, input.sourceCurrency, input.psysCid)
         if (plan.kind === "reuse") {
           const reused = existing.find((invoice) => invoice.order_number === plan.invoice.order_number)
           if (reused === undefined) {

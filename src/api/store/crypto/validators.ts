@@ -12,3 +12,15 @@ export type StoreGetCryptoCurrenciesType = z.infer<typeof StoreGetCryptoCurrenci
 /** GET /store/crypto/payment-status?cart_id= */
 export const StoreGetCryptoPaymentStatus = z.object({ cart_id: cartId })
 export type StoreGetCryptoPaymentStatusType = z.infer<typeof StoreGetCryptoPaymentStatus>
+
+/** POST /store/crypto/payment-sessions/refresh: a new invoice for the cart, optionally in another coin. */
+export const StorePostCryptoPaymentSessionRefresh = z
+  .object({
+    cart_id: cartId,
+    psys_cid: z
+      .string({ error: 'psys_cid must be a coin ID such as "BTC" (see GET /store/crypto/currencies)' })
+      .regex(/^[A-Za-z0-9_.-]{1,32}$/, 'psys_cid must be a coin ID such as "BTC" (see GET /store/crypto/currencies)')
+      .optional(),
+  })
+  .strict()
+export type StorePostCryptoPaymentSessionRefreshType = z.infer<typeof StorePostCryptoPaymentSessionRefresh>

@@ -32,6 +32,24 @@ describe("planOrderNumber", () => {
     expect(planOrderNumber("cart_1", existing, "13", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-3", attempt: 3 })
   })
 
+  it("gives another coin a new number, so a storefront's changed coin gets a new invoice", () => {
+    expect(planOrderNumber("cart_1", [invoice({ psys_cid: "BTC" })], "10.5", "EUR", "LTC")).toEqual({ kind: "new", orderNumber: "cart_1-2", attempt: 2 })
+  })
+
+  it("reuses the invoice of the same coin", () => {
+    const existing = invoice({ psys_cid: "BTC" })
+    expect(planOrderNumber("cart_1", [existing], "10.5", "EUR", "BTC")).toEqual({ kind: "reuse", invoice: existing })
+  })
+
+  it("reuses a reserved invoice whose creation never answered, whatever the coin", () => {
+    const existing = invoice({ psys_cid: null })
+    expect(planOrderNumber("cart_1", [existing], "10.5", "EUR", "LTC")).toEqual({ kind: "reuse", invoice: existing })
+  })
+
+  it("does not reuse an invoice the gateway says expired, even before its session was moved", () => {
+    expect(planOrderNumber("cart_1", [invoice({ gateway_status: "expired" })], "10.5", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-2", attempt: 2 })
+  })
+
   it("does not reuse an invoice that can no longer be paid", () => {
     expect(planOrderNumber("cart_1", [invoice({ session_status: "canceled" })], "10.5", "EUR")).toMatchObject({
       kind: "new",

@@ -1,78 +1,16 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { getCryptoPaymentStatusWorkflow } from "../../../../workflows/get-crypto-payment-status"
 import type { StoreGetCryptoPaymentStatusType } from "../validators"
 
-const nullableText = (value: unknown): string | null => (typeof value === "string" ? value : null)
-
 /**
- * For the storefront's return page: where the crypto invoice of a cart stands, as last synced
- * from the gateway, and the order id once the order is placed. Reads only (query).
+ * Where the cart's active crypto invoice stands, for the storefront's payment view and return page:
+ * the white-label fields, the status, and the order id once placed. Read from our mirror, re-read
+ * from the gateway only when stale (docs/storefront.md, "How fresh is the payment status"). Never
+ * cached: a shopper's browser or a CDN must not answer a poll with an old status.
+ * 404 "Not found" for an unknown cart and a cart without a crypto invoice alike.
  */
 export const GET = async (req: MedusaRequest<unknown, StoreGetCryptoPaymentStatusType>, res: MedusaResponse): Promise<void> => {
-  const cartId = req.validatedQuery.cart_id as string
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const { data: carts } = await query.graph({
-    entity: "cart",
-    fields: ["id", "completed_at", "payment_collection.id", "payment_collection.status", "payment_collection.payment_sessions.id", "payment_collection.payment_sessions.status"],
-    filters: { id: cartId },
-  })
-  const cart = carts[0]
-  if (cart === undefined) {
-    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${cartId} was not found`)
-  }
-  const { data: orderLinks } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-  const { data: invoices } = await query.graph({
-    entity: "crypto_invoice",
-    fields: [
-      "id",
-      "session_id",
-      "attempt",
-      "order_number",
-      "txn_id",
-      "active_txn_id",
-      "invoice_url",
-      "gateway_status",
-      "session_status",
-      "psys_cid",
-      "currency",
-      "source_currency",
-      "source_amount",
-      "expected_amount",
-      "received_amount",
-      "overpaid_amount",
-      "refund_due_amount",
-      "last_synced_at",
-    ],
-    filters: { cart_id: cartId },
-  })
-  const sessions: Array<{ id?: unknown; status?: unknown } | null> = cart.payment_collection?.payment_sessions ?? []
-  const sessionIds = new Set(sessions.map((session) => session?.id))
-  const current =
-    invoices.find((invoice) => sessionIds.has(invoice.session_id)) ??
-    [...invoices].sort((a, b) => Number(b.attempt) - Number(a.attempt))[0]
-
-  res.json({
-    cart_id: cartId,
-    order_id: nullableText(orderLinks[0]?.order_id),
-    payment_collection_status: nullableText(cart.payment_collection?.status),
-    invoice:
-      current === undefined
-        ? null
-        : {
-            order_number: current.order_number,
-            txn_id: current.active_txn_id ?? current.txn_id,
-            invoice_url: current.invoice_url,
-            status: current.gateway_status,
-            session_status: current.session_status,
-            psys_cid: current.psys_cid,
-            currency: current.currency,
-            source_currency: current.source_currency,
-            source_amount: current.source_amount,
-            expected_amount: current.expected_amount,
-            received_amount: current.received_amount,
-            overpaid_amount: current.overpaid_amount,
-            refund_due_amount: current.refund_due_amount,
-            last_synced_at: current.last_synced_at,
-          },
-  })
+  res.setHeader("Cache-Control", "no-store")
+  const { result } = await getCryptoPaymentStatusWorkflow(req.scope).run({ input: { cart_id: req.validatedQuery.cart_id as string } })
+  res.json(result)
 }

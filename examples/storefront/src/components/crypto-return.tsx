@@ -1,0 +1,20 @@
+"use client"
+
+import { CryptoPaymentResult } from "medusa-payment-crypto/storefront"
+import { finishCryptoCheckout, getCryptoStatus } from "@/lib/data/crypto"
+
+/** The return page's live part: polls the store until the payment settles, then shows the order. */
+export function CryptoReturn(props: { cartId: string }) {
+  return (
+    <CryptoPaymentResult
+      fetchStatus={() => getCryptoStatus(props.cartId)}
+      orderHref={(orderId) => `/order/${orderId}/confirmed`}
+      retryHref="/checkout?step=payment"
+      onDecision={(decision) => {
+        if (decision.kind === "complete" || decision.kind === "order") {
+          void finishCryptoCheckout(props.cartId)
+        }
+      }}
+    />
+  )
+}

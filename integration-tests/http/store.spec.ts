@@ -1,0 +1,229 @@
+// The store routes the storefront kit polls and calls (src/api/store/crypto), against a white-label
+// shop of the sandbox: GET /store/crypto/payment-status and POST /store/crypto/payment-sessions/refresh.
+import path from "node:path"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { AxiosInstance } from "axios"
+import { CRYPTO_MODULE } from "../../src/modules/crypto"
+import type CryptoModuleService from "../../src/modules/crypto/service"
+import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
+import {
+  createCryptoStore,
+  createPaymentCollection,
+  createCryptoSession,
+  orderIdsForCart,
+  requestFailure,
+  sandboxControl,
+  startCryptoCheckout,
+  startTestSandbox,
+  storefrontHeaders,
+  type CryptoStore,
+  type TestSandbox,
+} from "./helpers"
+
+jest.setTimeout(180_000)
+
+let testSandbox: TestSandbox | undefined
+let sandbox: RunningSandbox
+let shop: SandboxShop
+
+beforeAll(async () => {
+  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_WHITE_LABEL: "true" } })
+  ;({ sandbox, shop } = testSandbox)
+})
+
+afterAll(() => testSandbox?.stop())
+
+function control(route: string, params: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  return sandboxControl(sandbox, shop, route, params)
+}
+
+async function payAndDeliver(txnId: string, params: Record<string, string> = {}): Promise<void> {
+  await control(`/invoices/${txnId}/pay`, params)
+  await sandbox.callbacksIdle()
+}
+
+const DECIMAL = /^\d+(\.\d+)?$/
+
+function getStatus(api: AxiosInstance, store: CryptoStore, cartId = store.cartId) {
+  return api.get(`/store/crypto/payment-status?cart_id=${encodeURIComponent(cartId)}`, { headers: storefrontHeaders(store), validateStatus: () => true })
+}
+
+function refresh(api: AxiosInstance, store: CryptoStore, body: Record<string, unknown> = { cart_id: store.cartId }) {
+  return api.post("/store/crypto/payment-sessions/refresh", body, { headers: storefrontHeaders(store), validateStatus: () => true })
+}
+
+/** Our invoice mirror's rows for a cart, oldest attempt first. */
+async function mirrorOf(container: MedusaContainer, cartId: string) {
+  const rows = await container.resolve<CryptoModuleService>(CRYPTO_MODULE).listCryptoInvoices({ cart_id: cartId })
+  return [...rows].sort((a, b) => a.attempt - b.attempt)
+}
+
+medusaIntegrationTestRunner({
+  cwd: path.join(__dirname, "..", "app", ".server"),
+  testSuite: ({ api, getContainer }) => {
+    describe("GET /store/crypto/payment-status", () => {
+      it("answers the active invoice's white-label fields with exact decimal strings and no-store", async () => {
+        const store = await createCryptoStore(getContainer())
+        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        const invoice = sandbox.core.invoice(txnId)
+
+        const response = await getStatus(api, store)
+
+        expect(response.status).toBe(200)
+        expect(response.headers["cache-control"]).toBe("no-store")
+        expect(response.data).toMatchObject({
+          cart_id: store.cartId,
+          order_id: null,
+          invoice: {
+            order_number: store.cartId,
+            attempt: 1,
+            txn_id: txnId,
+            status: "new",
+            session_status: "pending",
+            white_label: true,
+            psys_cid: "LTC",
+            network: "LTC",
+            source_currency: "EUR",
+            source_amount: "10.5",
+            amount: invoice?.invoice_total_sum,
+            pending_amount: invoice?.invoice_total_sum,
+            address: invoice?.wallet_hash,
+            expires_at: new Date(Math.floor(Number(invoice?.expire_at) / 1000) * 1000).toISOString(),
+            confirmations: null,
+          },
+        })
+        expect(response.data.invoice.amount).toMatch(DECIMAL)
+        expect(response.data.invoice.qr_code).toMatch(/^data:image\/png;base64,/)
+      })
+
+      it("shows the confirmations so far and the amount still due while a payment confirms", async () => {
+        const store = await createCryptoStore(getContainer())
+        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        await payAndDeliver(txnId, { confirmations: "1" })
+
+        const { data } = await getStatus(api, store)
+
+        expect(data.invoice).toMatchObject({ status: "pending", confirmations: { current: 1, required: 3 }, pending_amount: "0" })
+        await control(`/invoices/${txnId}/confirm`)
+        await sandbox.callbacksIdle()
+        const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
+        expect((await getStatus(api, store)).data).toMatchObject({ order_id: orderId, invoice: { status: "completed", session_status: "captured", confirmations: { current: 3, required: 3 } } })
+      })
+
+      it("answers 404 with the same body for an unknown cart and for a cart without a crypto invoice", async () => {
+        const store = await createCryptoStore(getContainer())
+        const unknown = await getStatus(api, store, "cart_01UNKNOWN")
+        const withoutInvoice = await getStatus(api, store)
+
+        expect(unknown.status).toBe(404)
+        expect(withoutInvoice.status).toBe(404)
+        expect(withoutInvoice.data).toEqual(unknown.data)
+        expect(unknown.data.message).toBe("Not found")
+      })
+
+      it("refuses a request without cart_id, naming the field", async () => {
+        const store = await createCryptoStore(getContainer())
+        const failure = await requestFailure(api.get("/store/crypto/payment-status", { headers: storefrontHeaders(store) }))
+        expect(failure.status).toBe(400)
+        expect(failure.message).toContain("cart_id")
+      })
+    })
+
+    describe("a new invoice for the same cart", () => {
+      it("replaces an expired invoice with the next attempt, and paying it places the order", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const first = await startCryptoCheckout(api, store)
+        await control("/clock/advance", { seconds: "7200" })
+        await sandbox.callbacksIdle()
+
+        const renewed = await refresh(api, store)
+
+        expect(renewed.status).toBe(200)
+        expect(renewed.data.invoice).toMatchObject({ order_number: `${store.cartId}-2`, attempt: 2, status: "new", session_status: "pending" })
+        expect(renewed.data.invoice.txn_id).not.toBe(first.txnId)
+        expect(new Date(renewed.data.invoice.expires_at).getTime()).toBeGreaterThan(sandbox.core.clock.now())
+        await payAndDeliver(renewed.data.invoice.txn_id)
+        const orderIds = await orderIdsForCart(container, store.cartId)
+        expect(orderIds).toHaveLength(1)
+        expect((await getStatus(api, store)).data).toMatchObject({ order_id: orderIds[0], invoice: { attempt: 2, status: "completed", session_status: "captured" } })
+        expect((await mirrorOf(container, store.cartId)).map((row) => row.session_status)).toEqual(["canceled", "captured"])
+      })
+
+      it("gives another coin a new invoice when the storefront re-initiates the session with it", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const collectionId = await createPaymentCollection(api, store)
+        const btc = await createCryptoSession(api, store, collectionId, { psys_cid: "BTC" })
+        const ltc = await createCryptoSession(api, store, collectionId, { psys_cid: "LTC" })
+
+        expect(ltc.txnId).not.toBe(btc.txnId)
+        expect((await getStatus(api, store)).data.invoice).toMatchObject({ psys_cid: "LTC", attempt: 2, txn_id: ltc.txnId })
+        expect((await mirrorOf(container, store.cartId)).map((row) => row.psys_cid)).toEqual(["BTC", "LTC"])
+      })
+
+      it("switches coin through the refresh route before anything is paid", async () => {
+        const store = await createCryptoStore(getContainer())
+        await startCryptoCheckout(api, store, { psys_cid: "BTC" })
+
+        const renewed = await refresh(api, store, { cart_id: store.cartId, psys_cid: "USDT_TRX" })
+
+        expect(renewed.status).toBe(200)
+        expect(renewed.data.invoice).toMatchObject({ psys_cid: "USDT_TRX", network: "TRX", attempt: 2 })
+      })
+
+      it("refuses a new invoice while the invoice can still be paid in the same coin", async () => {
+        const store = await createCryptoStore(getContainer())
+        await startCryptoCheckout(api, store)
+
+        const refused = await refresh(api, store)
+
+        expect(refused.status).toBe(400)
+        expect(refused.data.message).toContain("can still be paid")
+        expect((await getStatus(api, store)).data.invoice.attempt).toBe(1)
+      })
+
+      it("refuses a new invoice once money arrived on the invoice", async () => {
+        const store = await createCryptoStore(getContainer())
+        const { txnId } = await startCryptoCheckout(api, store)
+        await payAndDeliver(txnId, { confirmations: "0" })
+
+        const refused = await refresh(api, store, { cart_id: store.cartId, psys_cid: "LTC" })
+
+        expect(refused.status).toBe(400)
+        expect((await getStatus(api, store)).data.invoice.attempt).toBe(1)
+      })
+
+      it("answers 404 Not found for a cart that is not ours", async () => {
+        const store = await createCryptoStore(getContainer())
+        const refused = await refresh(api, store)
+        expect(refused.status).toBe(404)
+        expect(refused.data.message).toBe("Not found")
+      })
+    })
+
+    describe("with the sandbox's callback deliveries stopped", () => {
+      beforeAll(() => sandbox.core.dispatcher.close())
+
+      it("answers a fresh mirror without asking the gateway, and re-reads a stale one, placing the order", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const { txnId } = await startCryptoCheckout(api, store)
+        await control(`/invoices/${txnId}/pay`)
+        const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
+        const [row] = await mirrorOf(container, store.cartId)
+        await cryptoModule.updateCryptoInvoices({ id: row.id, last_synced_at: new Date() })
+
+        expect((await getStatus(api, store)).data).toMatchObject({ order_id: null, invoice: { status: "new" } })
+
+        await cryptoModule.updateCryptoInvoices({ id: row.id, last_synced_at: new Date(Date.now() - 60_000) })
+        const { data } = await getStatus(api, store)
+
+        const orderIds = await orderIdsForCart(container, store.cartId)
+        expect(orderIds).toHaveLength(1)
+        expect(data).toMatchObject({ order_id: orderIds[0], invoice: { status: "completed", session_status: "captured" } })
+      })
+    })
+  },
+})

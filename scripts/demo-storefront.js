@@ -1,0 +1,154 @@
+// The example storefront (examples/storefront, Next.js) for `npm run demo`: installed, built and
+// started beside the demo store. It consumes the storefront kit exactly as a merchant's storefront
+// would: the plugin is built and packed with `npm pack` into a tarball, and that tarball is installed
+// into the example like any registry package (no symlink into this repository, so the kit's `react`
+// import resolves to the example's own React 19, never to the repository's React 18 that the admin
+// uses; the plugin's Medusa peers are optional, so none is installed into the example).
+const { spawn } = require("child_process")
+const fs = require("fs")
+const path = require("path")
+
+function exampleDir(root) {
+  return path.join(root, "examples", "storefront")
+}
+
+function npmBin() {
+  return process.platform === "win32" ? "npm.cmd" : "npm"
+}
+
+/** The newest modification time under `dir` (files only), skipping build output and dependencies. */
+function newestMtime(dir) {
+  let newest = 0
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (["node_modules", ".next", ".kit", "package-lock.json", "next-env.d.ts"].includes(entry.name) || entry.name.endsWith(".tsbuildinfo")) continue
+    const full = path.join(dir, entry.name)
+    const time = entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs
+    newest = Math.max(newest, time)
+  }
+  return newest
+}
+
+/**
+ * Builds the kit and packs the plugin (`npm pack`: the tarball a registry would serve) into
+ * examples/storefront/.kit/medusa-payment-crypto.tgz, which the example's package.json names.
+ */
+function packKit({ root, log, run }) {
+  log("building the storefront kit (npm run build:storefront) and packing the plugin…")
+  run(npmBin(), ["run", "--silent", "build:storefront"], { cwd: root })
+  const destination = path.join(exampleDir(root), ".kit")
+  fs.rmSync(destination, { recursive: true, force: true })
+  fs.mkdirSync(destination, { recursive: true })
+  const output = run(npmBin(), ["pack", "--silent", "--pack-destination", destination], { cwd: root })
+  const packed = path.join(destination, output.trim().split("\n").pop())
+  const tarball = path.join(destination, "medusa-payment-crypto.tgz")
+  fs.renameSync(packed, tarball)
+  return tarball
+}
+
+/**
+ * Installs the example's dependencies with the freshly packed plugin (npm keeps an installed
+ * `file:` tarball even when its content changed, so that one package is removed first), and runs
+ * `next build` when a source or the kit changed since the last build.
+ */
+function prepareStorefront({ root, log, run }) {
+  const dir = exampleDir(root)
+  packKit({ root, log, run })
+  fs.rmSync(path.join(dir, "node_modules", "medusa-payment-crypto"), { recursive: true, force: true })
+  log("installing the example storefront's dependencies and the packed plugin (examples/storefront)…")
+  run(npmBin(), ["install", "--no-audit", "--no-fund"], { cwd: dir })
+  const buildId = path.join(dir, ".next", "BUILD_ID")
+  const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0
+  const kitChanged = !fs.existsSync(buildId) || !sameKitAsBuilt(dir)
+  if (!kitChanged && builtAt > newestMtime(dir) && process.env.DEMO_STOREFRONT_REBUILD !== "1") {
+    log("the example storefront's build is up to date")
+    return
+  }
+  log("building the example storefront (next build; a few minutes the first time)…")
+  run(path.join(dir, "node_modules", ".bin", "next"), ["build"], { cwd: dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } })
+  fs.writeFileSync(path.join(dir, ".next", "kit.sha256"), kitHash(dir))
+}
+
+/** A hash of the kit as installed in the example (the tarball's own bytes carry timestamps). */
+function kitHash(dir) {
+  const kit = path.join(dir, "node_modules", "medusa-payment-crypto", ".medusa", "storefront")
+  return require("crypto").createHash("sha256").update(listKitFiles(kit)).digest("hex")
+}
+
+/** The kit's built files and their contents, in a stable order (the tarball's own bytes carry timestamps). */
+function listKitFiles(dir) {
+  if (!fs.existsSync(dir)) return ""
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((entry) => (entry.isDirectory() ? listKitFiles(path.join(dir, entry.name)) : `${entry.name}\n${fs.readFileSync(path.join(dir, entry.name), "utf8")}`))
+    .join("\n")
+}
+
+function sameKitAsBuilt(dir) {
+  const file = path.join(dir, ".next", "kit.sha256")
+  return fs.existsSync(file) && fs.readFileSync(file, "utf8") === kitHash(dir)
+}
+
+async function waitForPage(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`the storefront exited with code ${child.exitCode} before it was ready`)
+    }
+    try {
+      const response = await fetch(url)
+      if (response.status < 500) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  throw new Error(`the storefront did not answer ${url} within ${timeoutMs / 1000} s`)
+}
+
+/** `next start` on `port`, reading the store's URL and publishable key at run time. */
+async function startStorefront({ root, stateDir, port, url, backendUrl, publishableKey, log, cleanups }) {
+  const dir = exampleDir(root)
+  const logFile = path.join(stateDir, "storefront.log")
+  const out = fs.openSync(logFile, "w")
+  log(`starting the example storefront on ${url} (log: ${path.relative(root, logFile)})…`)
+  const child = spawn(path.join(dir, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "localhost"], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      MEDUSA_BACKEND_URL: backendUrl,
+      MEDUSA_PUBLISHABLE_KEY: publishableKey,
+      STOREFRONT_URL: url,
+    },
+    stdio: ["ignore", out, out],
+    detached: true,
+  })
+  cleanups.push(async () => {
+    if (child.exitCode !== null) return
+    try {
+      process.kill(-child.pid, "SIGTERM")
+    } catch {
+      return
+    }
+    await new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid, "SIGKILL")
+        } catch {
+          // already gone
+        }
+        resolve()
+      }, 5000)
+      child.once("exit", () => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
+  })
+  await waitForPage(url, child, 120000)
+  return { url, child, logFile }
+}
+
+module.exports = { prepareStorefront, startStorefront }

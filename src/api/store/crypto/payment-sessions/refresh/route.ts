@@ -1,0 +1,14 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { refreshCryptoPaymentSessionWorkflow } from "../../../../../workflows/refresh-crypto-payment-session"
+import type { StorePostCryptoPaymentSessionRefreshType } from "../../validators"
+
+/**
+ * A new invoice for a cart whose invoice expired (or, before any payment, in another coin), keeping
+ * the cart. Answers the new invoice as GET /store/crypto/payment-status does; 404 "Not found" for a
+ * cart that is not ours, 400 not_allowed while the invoice can still be paid or holds money.
+ */
+export const POST = async (req: MedusaRequest<StorePostCryptoPaymentSessionRefreshType>, res: MedusaResponse): Promise<void> => {
+  res.setHeader("Cache-Control", "no-store")
+  const { result } = await refreshCryptoPaymentSessionWorkflow(req.scope).run({ input: req.validatedBody })
+  res.json(result)
+}

@@ -1,0 +1,42 @@
+import { networkOf } from "../read-crypto-payment-status"
+import { isCryptoInvoiceStale, PAYMENT_STATUS_STALE_AFTER_MS } from "../refresh-stale-crypto-invoice"
+
+const now = new Date("2026-11-24T12:00:00.000Z")
+const ago = (ms: number) => new Date(now.getTime() - ms)
+
+describe("isCryptoInvoiceStale", () => {
+  it("re-reads an open invoice synced longer ago than the bound", () => {
+    expect(isCryptoInvoiceStale({ gateway_status: "pending", last_synced_at: ago(PAYMENT_STATUS_STALE_AFTER_MS + 1), created_at: ago(60_000) }, now)).toBe(true)
+  })
+
+  it("answers an open invoice synced within the bound from the mirror", () => {
+    expect(isCryptoInvoiceStale({ gateway_status: "new", last_synced_at: ago(PAYMENT_STATUS_STALE_AFTER_MS - 1), created_at: ago(60_000) }, now)).toBe(false)
+  })
+
+  it("counts a never-synced invoice from its creation", () => {
+    expect(isCryptoInvoiceStale({ gateway_status: "new", last_synced_at: null, created_at: ago(2_000) }, now)).toBe(false)
+    expect(isCryptoInvoiceStale({ gateway_status: "new", last_synced_at: null, created_at: ago(60_000) }, now)).toBe(true)
+  })
+
+  it("never re-reads a final invoice, however old", () => {
+    for (const status of ["completed", "mismatch", "expired", "cancelled", "Cancelled Duplicate", "error"]) {
+      expect(isCryptoInvoiceStale({ gateway_status: status, last_synced_at: ago(86_400_000), created_at: ago(86_400_000) }, now)).toBe(false)
+    }
+  })
+
+  it("re-reads a status the spec does not list, as an open one", () => {
+    expect(isCryptoInvoiceStale({ gateway_status: "on hold", last_synced_at: ago(60_000), created_at: ago(60_000) }, now)).toBe(true)
+  })
+})
+
+describe("networkOf", () => {
+  it("names a token's network by its psys_cid suffix", () => {
+    expect(networkOf("USDT_TRX")).toBe("TRX")
+    expect(networkOf("USDT_ETH")).toBe("ETH")
+  })
+
+  it("names a coin without a suffix by itself", () => {
+    expect(networkOf("BTC")).toBe("BTC")
+    expect(networkOf(null)).toBeNull()
+  })
+})

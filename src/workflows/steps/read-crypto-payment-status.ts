@@ -1,0 +1,166 @@
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { CRYPTO_MODULE } from "../../modules/crypto"
+import type CryptoModuleService from "../../modules/crypto/service"
+import { CART_NOT_FOUND_MESSAGE } from "./find-cart-crypto-invoice"
+
+/** Block confirmations of the payment: `required` is what the invoice needs to complete (spec §2.1). */
+export interface CryptoPaymentConfirmations {
+  current: number
+  required: number
+}
+
+/**
+ * The active invoice as a storefront shows it (GET /store/crypto/payment-status). Every amount is a
+ * decimal string in `currency` (the coin), `source_amount` in `source_currency` (the cart's). The
+ * white-label fields (`address`, `qr_code`, `expires_at`, `confirmations`, `pending_amount`) are null
+ * for a hosted invoice: the gateway's page shows them.
+ */
+export interface StoreCryptoPaymentInvoice {
+  provider_id: string
+  order_number: string
+  attempt: number
+  txn_id: string | null
+  invoice_url: string | null
+  /** The gateway's invoice status (spec §3): new, pending, pending internal, completed, mismatch, expired, cancelled, error. */
+  status: string | null
+  /** What we applied in Medusa: pending, pending_authorization, captured, canceled, error. */
+  session_status: string
+  white_label: boolean
+  psys_cid: string | null
+  /** The coin's code (spec §1 item 6: may differ from psys_cid on a test network). */
+  currency: string | null
+  /** The network the coin travels on: the suffix of a token's psys_cid (USDT_TRX → TRX), else the coin itself. */
+  network: string | null
+  source_currency: string
+  source_amount: string
+  /** What the invoice asks for, commission included. */
+  amount: string | null
+  /** @deprecated the same as `amount`; kept for storefronts written against 0.1. */
+  expected_amount: string | null
+  /** What is still to pay (white-label). */
+  pending_amount: string | null
+  received_amount: string | null
+  overpaid_amount: string | null
+  refund_due_amount: string | null
+  address: string | null
+  /** The gateway's QR image as a data URL (white-label). */
+  qr_code: string | null
+  /** ISO 8601, UTC. */
+  expires_at: string | null
+  confirmations: CryptoPaymentConfirmations | null
+  tx_urls: string[]
+  last_synced_at: string | null
+}
+
+export interface StoreCryptoPaymentStatus {
+  cart_id: string
+  order_id: string | null
+  payment_collection_status: string | null
+  invoice: StoreCryptoPaymentInvoice
+}
+
+const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null)
+
+/** A whole number sent as a string or a number ("2", 2), at most `digits` long; anything else is unknown. */
+function wholeNumber(value: unknown, digits = 9): number | null {
+  const raw = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : ""
+  return raw.length <= digits && /^\d+$/.test(raw) ? Number(raw) : null
+}
+
+/** `expire_utc` is seconds since the epoch (spec §2.1). */
+function isoFromSeconds(value: unknown): string | null {
+  const seconds = wholeNumber(value, 12)
+  return seconds === null ? null : new Date(seconds * 1000).toISOString()
+}
+
+function isoOf(value: unknown): string | null {
+  if (value instanceof Date) return value.toISOString()
+  return typeof value === "string" ? new Date(value).toISOString() : null
+}
+
+/** The gateway sends the QR as bare base64 (spec §2.1); an <img> needs a data URL. */
+function qrDataUrl(value: unknown): string | null {
+  const raw = text(value)
+  if (raw === null) return null
+  return raw.startsWith("data:") ? raw : `data:image/png;base64,${raw}`
+}
+
+export function networkOf(psysCid: string | null): string | null {
+  if (psysCid === null) return null
+  const cut = psysCid.lastIndexOf("_")
+  return cut > 0 && cut < psysCid.length - 1 ? psysCid.slice(cut + 1) : psysCid
+}
+
+export const readCryptoPaymentStatusStepId = "read-crypto-payment-status"
+
+/**
+ * Builds the storefront's view of a cart's active invoice from what we store: the invoice mirror
+ * (status and amounts as last synced), the payment session's data (what the gateway answered when
+ * the invoice was created: address, QR, expiry, confirmations required) and the latest verified
+ * callback of the invoice (confirmations so far, amount still due, explorer links). Reads only.
+ */
+export const readCryptoPaymentStatusStep = createStep(
+  readCryptoPaymentStatusStepId,
+  async (input: { cart_id: string; invoice_id: string }, { container }) => {
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
+    const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
+    const { data: carts } = await query.graph({ entity: "cart", fields: ["id", "payment_collection.status"], filters: { id: input.cart_id } })
+    if (carts[0] === undefined) {
+      throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
+    }
+    const { data: orderLinks } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: input.cart_id } })
+    const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: invoice.session_id } })
+    const sessionData: Record<string, unknown> = (sessions[0]?.data as Record<string, unknown> | null | undefined) ?? {}
+
+    const activeTxnId = invoice.active_txn_id ?? invoice.txn_id
+    // A hosted-page coin switch moves the money to another invoice (spec §2.1): what the session
+    // holds (address, QR, expiry) describes the first one only.
+    const sameInvoice = activeTxnId !== null && activeTxnId === invoice.txn_id
+    const callbacks =
+      activeTxnId === null ? [] : await cryptoModule.listCryptoCallbacks({ txn_id: activeTxnId }, { select: ["status", "fields", "created_at"], order: { created_at: "DESC" } })
+    const latest = callbacks.find((callback) => callback.status === invoice.gateway_status) ?? callbacks[0]
+    const fields: Record<string, unknown> = (latest?.fields as Record<string, unknown> | undefined) ?? {}
+
+    const whiteLabel = text(sessionData.wallet_hash) !== null
+    const required = wholeNumber(sessionData.expected_confirmations)
+    const current = wholeNumber(fields.confirmations)
+    const psysCid = invoice.psys_cid
+    const txUrls = Array.isArray(fields.tx_urls) ? fields.tx_urls.filter((url): url is string => typeof url === "string") : []
+
+    return new StepResponse<StoreCryptoPaymentStatus>({
+      cart_id: input.cart_id,
+      order_id: text(orderLinks[0]?.order_id) ?? invoice.order_id,
+      payment_collection_status: text(carts[0].payment_collection?.status),
+      invoice: {
+        provider_id: invoice.provider_id,
+        order_number: invoice.order_number,
+        attempt: invoice.attempt,
+        txn_id: activeTxnId,
+        invoice_url: invoice.invoice_url,
+        status: invoice.gateway_status,
+        session_status: invoice.session_status,
+        white_label: whiteLabel,
+        psys_cid: psysCid,
+        currency: invoice.currency,
+        network: networkOf(psysCid),
+        source_currency: invoice.source_currency,
+        source_amount: invoice.source_amount,
+        amount: invoice.expected_amount,
+        expected_amount: invoice.expected_amount,
+        pending_amount: whiteLabel ? (invoice.session_status === "captured" ? "0" : text(fields.pending_amount) ?? (sameInvoice ? text(sessionData.pending_amount) : null)) : null,
+        received_amount: invoice.received_amount,
+        overpaid_amount: invoice.overpaid_amount,
+        refund_due_amount: invoice.refund_due_amount,
+        address: whiteLabel && sameInvoice ? text(sessionData.wallet_hash) : null,
+        qr_code: whiteLabel && sameInvoice ? qrDataUrl(fields.qr_code ?? sessionData.qr_code) : null,
+        expires_at: sameInvoice ? isoFromSeconds(sessionData.expire_utc) : null,
+        // Known once a payment is seen (a callback counts them) on an invoice that says how many it needs.
+        confirmations: required === null || current === null ? null : { current, required },
+        tx_urls: txUrls,
+        last_synced_at: isoOf(invoice.last_synced_at),
+      },
+    })
+  }
+)
