@@ -183,5 +183,7 @@ try {
 }
 
 const failed = results.filter((ok) => !ok).length
+fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
+fs.writeFileSync(path.join(root, ".test-results", "storefront-install.json"), JSON.stringify({ passed: results.length - failed, failed }))
 process.stdout.write(`${results.length - failed} passed, ${failed} failed\n`)
 process.exit(failed > 0 ? 1 : 0)
