@@ -2,6 +2,7 @@ import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaService } from "@medusajs/framework/utils"
 import { CryptoAttention, type CryptoAttentionKind } from "./models/crypto-attention"
 import { CryptoCallback } from "./models/crypto-callback"
+import { CryptoExchange } from "./models/crypto-exchange"
 import { CryptoInvoice } from "./models/crypto-invoice"
 import { CryptoRateCache } from "./models/crypto-rate-cache"
 import { CryptoSetting } from "./models/crypto-setting"
@@ -27,12 +28,13 @@ export interface RaiseCryptoAttentionInput {
  * Our own data: verified callback deliveries, the invoice mirror (one row per invoice we create,
  * with its order number and last known state), the currency/rate cache, the merchant's admin
  * settings per provider, withdrawals (cash_out / mass_cash_out, refunds included) with their
- * duplicate guard, and the "Needs attention" queue. Data only: what the rows mean is src/core's
- * business (e.g. the effective options, src/core/settings.ts).
+ * duplicate guard, exchanges, and the "Needs attention" queue. Data only: what the rows mean is
+ * src/core's business (e.g. the effective options, src/core/settings.ts).
  */
 class CryptoModuleService extends MedusaService({
   CryptoAttention,
   CryptoCallback,
+  CryptoExchange,
   CryptoInvoice,
   CryptoRateCache,
   CryptoSetting,
