@@ -47,6 +47,11 @@ beforeAll(async () => {
   plainGateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: plainShop.secretKey })
   // Read by integration-tests/app/medusa-config.ts when the app boots (restored by testSandbox.stop()).
   process.env.MPC_TEST_PLAIN_GATEWAY_API_KEY = plainShop.secretKey
+  // Deposit callbacks (spec §6.2) go to the shop's Status URL, which the seed leaves empty: point it
+  // at the test app's callback route, as a merchant does in the gateway's shop settings.
+  const seedShop = sandbox.core.shopByKey(shop.secretKey)
+  if (seedShop === undefined) throw new Error("the sandbox does not know the test shop")
+  seedShop.status_url = `${process.env.MPC_TEST_BACKEND_URL}/hooks/crypto/crypto?json=true`
 })
 
 afterAll(() => testSandbox?.stop())
@@ -637,6 +642,19 @@ medusaIntegrationTestRunner({
         expect((await withdrawalsAtGateway(first)) + (await withdrawalsAtGateway(second))).toBe(1)
         const widget = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
         expect(widget.data.payments[0]).toMatchObject({ refunded: "0", reserved: "10.5", refundable: "0" })
+      })
+
+      it("never sends both of two refunds of the whole amount asked at the same moment", async () => {
+        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId }, auth)
+        const addresses = [ethAddress(), ethAddress()]
+        await Promise.allSettled(
+          addresses.map((address) =>
+            admin().post("/admin/crypto/refunds", { idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "10.5", rate: quoted.quote.rate, address }, auth)
+          )
+        )
+        const sent = (await withdrawalsAtGateway(addresses[0])) + (await withdrawalsAtGateway(addresses[1]))
+        expect(sent).toBeLessThanOrEqual(1)
       })
 
       it("records the sent crypto refund as the Medusa refund of the payment", async () => {

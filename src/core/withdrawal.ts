@@ -157,7 +157,7 @@ export type ReconcileDecision =
   | { decision: "unknown"; candidates: WithdrawalCandidate[] }
 
 /**
- * What a search of the operations proves (docs/gateway-readings.md#operations-matching):
+ * What a search of the operations proves (docs/money-out.md#operations-matching):
  * settled only by the ONE operation that matches exactly and no other withdrawal owns; several
  * exact matches, or operations that cannot be told apart (no details), stay unknown and are shown
  * to the merchant as candidates. Nothing found proves nothing: the outcome stays unknown.

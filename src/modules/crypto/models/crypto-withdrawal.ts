@@ -13,7 +13,7 @@ import { model } from "@medusajs/framework/utils"
  *   spec §4.2 is not safe to repeat). It is settled by the one operation that provably is it
  *   (spec §4.3), or by the merchant (`resolution`, `resolved_by`, `resolution_note`), never by
  *   sending again and never by the absence of an operation from a search
- *   (docs/gateway-readings.md#operations-matching). Only `not_sent` (the merchant checked the
+ *   (docs/money-out.md#operations-matching). Only `not_sent` (the merchant checked the
  *   gateway) frees `active_fingerprint`.
  *
  * Crypto refunds are withdrawals too (`purpose`): `refund` for a Medusa refund of an order paid in

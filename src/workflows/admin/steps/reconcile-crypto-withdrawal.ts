@@ -44,7 +44,7 @@ export async function settleWithOperation(
  * - Outcome unknown (or interrupted before an answer): searches the operations (spec §4.3,
  *   filtered by type and coin). Settled only by the one operation that provably is it and no other
  *   withdrawal owns; otherwise it stays `outcome_unknown` with the candidates, however long ago it
- *   was asked: absence from a search is not proof (docs/gateway-readings.md#operations-matching).
+ *   was asked: absence from a search is not proof (docs/money-out.md#operations-matching).
  *   The merchant settles it (POST /admin/crypto/withdrawals/:id/resolve).
  */
 export const reconcileCryptoWithdrawalStep = createStep(
