@@ -1,5 +1,5 @@
 import { createHash } from "crypto"
-import { GatewayApiError, GatewayParameterError, type Operation, type Withdrawal } from "../gateway"
+import { GatewayApiError, GatewayParameterError, type Operation } from "../gateway"
 import { exact, sumAmounts } from "./money"
 
 /** One recipient of a withdrawal: an address and a positive decimal amount (a string). */
@@ -10,9 +10,6 @@ export interface WithdrawalRecipient {
 
 /** The largest `mass_cash_out` list we send (the sandbox's limit; spec §8 does not state one). */
 export const MAX_RECIPIENTS = 100
-
-/** Statuses of a withdrawal that is not settled yet: an identical one must not start meanwhile. */
-export const UNRESOLVED_STATUSES = ["requested", "sending", "outcome_unknown"] as const
 
 /**
  * How long after the request an operation may still be this withdrawal's (the gateway's clock and
@@ -40,10 +37,6 @@ export function statusOfGatewayResult(status: string): "completed" | "error" | "
   if (status === "completed") return "completed"
   if (status === "error" || status === "cancelled" || status === "expired") return "error"
   return "sending"
-}
-
-export function txUrlsOf(result: Pick<Withdrawal, "tx_url"> | Pick<Operation, "tx_url">): string[] {
-  return [...result.tx_url]
 }
 
 /** What we know of a withdrawal when we look for its operation. */
