@@ -49,6 +49,95 @@ async function shot(page, name) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
 }
 
+// ---- Money out (withdrawals history + resolve, mass payout, fee plans, exchanges history) ----------
+// Recorded withdrawals and exchanges with their state; an unknown outcome (the sandbox's `malformed`
+// fault: the gateway acts, the answer is unreadable) resolved after a page reload.
+
+/** Injects a sandbox fault on the next matching gateway request, through the sandbox's typed control client. */
+async function sandboxFault(demo, body) {
+  const key = demo.shop ? demo.shop.secretKey : demo.sandboxApiKey
+  const control = demo.sandbox
+    ? demo.sandbox.control.as(key)
+    : require(path.join(root, ".medusa/server/src/sandbox/index.js")).connectSandboxControl({ url: demo.sandboxUrl, apiKey: key })
+  await control.fault(body)
+}
+
+/** Sends the withdraw form after its confirmation prompt and waits for the result panel. */
+async function sendWithdrawForm(page) {
+  await page.waitForFunction(() => /Network fee\s+[0-9][0-9.,]* BTC/.test(document.body.innerText))
+  await page.getByRole("button", { name: "Review and send" }).click()
+  const dialog = page.getByRole("alertdialog")
+  await dialog.waitFor()
+  await dialog.getByRole("button", { name: /send/i }).click()
+  await page.getByLabel("Withdrawal result").waitFor()
+}
+
+async function moneyOutSteps(page, demo) {
+  await step("the withdraw form offers the coin's fee plans from the gateway", async () => {
+    await page.getByRole("tab", { name: "Withdraw" }).click()
+    await page.locator("#withdraw-coin").click()
+    await page.getByRole("option", { name: /^BTC\b/ }).first().click()
+    await page.locator("#withdraw-plan").click()
+    // The plan's fee as the gateway's fee-plan endpoint gives it (spec §2.6), not a fixed label.
+    await page.getByRole("option", { name: /Priority — fee [0-9.]+ BTC/ }).waitFor()
+    await shot(page, "crypto-fee-plans")
+    await page.getByRole("option", { name: /Normal — fee/ }).click()
+  })
+
+  await step("a mass payout goes out as one withdrawal to every recipient", async () => {
+    await page.locator("#withdraw-mass").click()
+    await page.locator("#withdraw-list").fill(
+      ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq 0.001", "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh 0.0012", "bc1q9d4ywgfnd8h43da5tpcxcn6ajv590cg6d3tg6a 0.0013"].join("\n")
+    )
+    await page.getByText("3 valid recipients").waitFor()
+    await sendWithdrawForm(page)
+    await page.getByLabel("Withdrawal result").getByText("completed").waitFor()
+    await page.getByLabel("Withdrawal result").getByText(/0\.0035 BTC/).waitFor()
+    await shot(page, "crypto-mass-payout")
+    await page.locator("#withdraw-mass").click()
+  })
+
+  await step("a withdrawal whose answer is lost is resolved in History after a reload", async () => {
+    await sandboxFault(demo, { path: "/api/v1/operations/withdraw", mode: "malformed" })
+    await page.locator("#withdraw-address").fill("bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h")
+    await page.locator("#withdraw-amount").fill("0.0011")
+    await sendWithdrawForm(page)
+    await page.getByLabel("Withdrawal result").getByText("outcome unknown").waitFor()
+    await page.reload()
+    await page.getByRole("tab", { name: "History" }).click()
+    const history = page.getByLabel("Withdrawals history")
+    await history.getByRole("button", { name: "Resolve" }).first().click()
+    const detail = page.getByLabel("Withdrawal detail")
+    await detail.getByLabel("Candidate operations").waitFor()
+    await shot(page, "crypto-history-resolve")
+    await detail.getByRole("button", { name: "This operation is it" }).first().click()
+    const dialog = page.getByRole("alertdialog")
+    await dialog.waitFor()
+    await dialog.getByRole("button", { name: "Yes, this is it" }).click()
+    await detail.getByText(/this operation is it, by/).waitFor()
+    await shot(page, "crypto-history")
+  })
+
+  await step("a confirmed exchange is recorded and listed in the exchange history", async () => {
+    await page.getByRole("tab", { name: "Exchange" }).click()
+    await page.locator("#exchange-from").click()
+    await page.getByRole("option", { name: /^BTC\b/ }).first().click()
+    await page.locator("#exchange-to").click()
+    await page.getByRole("option", { name: /^ETH\b/ }).first().click()
+    await page.locator("#exchange-amount").fill("0.01")
+    await page.getByRole("button", { name: "Estimate" }).click()
+    await page.getByLabel(/Receiving address/).fill("0x52908400098527886e0f7030069857d2e4169ee7")
+    await page.getByRole("button", { name: "Create exchange" }).click()
+    const dialog = page.getByRole("alertdialog")
+    await dialog.waitFor()
+    await dialog.getByRole("button", { name: "Create exchange" }).click()
+    await page.getByLabel("Exchange result").waitFor()
+    await page.getByLabel("Exchanges history").getByRole("cell", { name: /0\.01 BTC → ETH/ }).first().waitFor()
+    await shot(page, "crypto-exchanges-history")
+  })
+}
+// ---- end of money out --------------------------------------------------------------------------
+
 async function main({ admin: runAdmin = true, storefront = !process.argv.includes("--no-storefront") } = {}) {
   fs.mkdirSync(shots, { recursive: true })
   // --attach: drive an already running `npm run demo` instead of starting one (for development).
@@ -172,6 +261,8 @@ async function adminSteps(browser, demo) {
       await page.getByLabel(/Receiving address/).waitFor()
       await shot(page, "crypto-exchange")
     })
+
+    await moneyOutSteps(page, demo)
 
     await step("the order paid in crypto shows the crypto widget", async () => {
       await page.goto(`${admin}/orders/${demo.result.order_id}`)

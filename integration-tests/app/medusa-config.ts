@@ -42,6 +42,23 @@ module.exports = defineConfig({
               ...(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS === undefined ? {} : { gatewayTimeoutMs: Number(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS) }),
             },
           },
+          // A second entry with the key of a shop without white-label (admin.spec.ts: withdrawals whose
+          // operations carry no address or amount, spec §2.2). Only when a test sets its key.
+          ...(process.env.MPC_TEST_PLAIN_GATEWAY_API_KEY === undefined
+            ? []
+            : [
+                {
+                  resolve: path.join(repoSrc, "providers", "crypto"),
+                  id: "crypto_plain",
+                  options: {
+                    apiKey: process.env.MPC_TEST_PLAIN_GATEWAY_API_KEY,
+                    baseUrl: process.env.MPC_TEST_GATEWAY_URL,
+                    backendUrl: process.env.MPC_TEST_BACKEND_URL,
+                    storefrontUrl: "http://localhost:8000",
+                    ...(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS === undefined ? {} : { gatewayTimeoutMs: Number(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS) }),
+                  },
+                },
+              ]),
         ],
       },
     },

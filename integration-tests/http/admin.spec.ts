@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import path from "node:path"
-import type { IAuthModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { IAuthModuleService, ICustomerModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -18,7 +18,7 @@ import {
   type TestSandbox,
 } from "./helpers"
 
-jest.setTimeout(180_000)
+jest.setTimeout(300_000)
 
 // The test app (integration-tests/app) signs admin tokens with this secret.
 const JWT_SECRET = "test-jwt-secret"
@@ -29,6 +29,11 @@ let testSandbox: TestSandbox | undefined
 let sandbox: RunningSandbox
 let shop: SandboxShop
 let gateway: GatewayClient
+/** The seeded shop without white-label: its operations carry no address, amount or time (spec §2.2). */
+let plainShop: SandboxShop
+let plainGateway: GatewayClient
+/** The test app's second provider entry, configured with the plain shop's key (integration-tests/app). */
+const PLAIN_PROVIDER_ID = "pp_crypto_crypto_plain"
 
 // Declared before the runner's own beforeAll, which boots the app with the environment set here. The
 // admin's features (withdrawals, exchanges) are the white-label shop's.
@@ -36,6 +41,17 @@ beforeAll(async () => {
   testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(ADMIN_TIMEOUT_MS) } })
   ;({ sandbox, shop } = testSandbox)
   gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
+  const plain = sandbox.shops.find((candidate) => !candidate.whiteLabel && candidate.id === "shop_plain_demo")
+  if (plain === undefined) throw new Error("the sandbox seed has no shop_plain_demo")
+  plainShop = plain
+  plainGateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: plainShop.secretKey })
+  // Read by integration-tests/app/medusa-config.ts when the app boots (restored by testSandbox.stop()).
+  process.env.MPC_TEST_PLAIN_GATEWAY_API_KEY = plainShop.secretKey
+  // Deposit callbacks (spec §6.2) go to the shop's Status URL, which the seed leaves empty: point it
+  // at the test app's callback route, as a merchant does in the gateway's shop settings.
+  const seedShop = sandbox.core.shopByKey(shop.secretKey)
+  if (seedShop === undefined) throw new Error("the sandbox does not know the test shop")
+  seedShop.status_url = `${process.env.MPC_TEST_BACKEND_URL}/hooks/crypto/crypto?json=true`
 })
 
 afterAll(() => testSandbox?.stop())
@@ -76,6 +92,26 @@ async function withdrawalsAtGateway(address: string): Promise<number> {
   }
   return count
 }
+
+/** The ids of the plain shop's ETH cash_outs at the gateway, newest first (they carry no address). */
+async function plainCashOutIds(): Promise<string[]> {
+  const ids: string[] = []
+  for await (const operation of plainGateway.operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) ids.push(operation.id)
+  return ids
+}
+
+/** Runs `action` while Medusa's clock (and the sandbox's, which reads the same Date.now) reads `minutes` later. */
+async function minutesLater<T>(minutes: number, action: () => Promise<T>): Promise<T> {
+  const realNow = Date.now.bind(Date)
+  const spy = jest.spyOn(Date, "now").mockImplementation(() => realNow() + minutes * 60_000)
+  try {
+    return await action()
+  } finally {
+    spy.mockRestore()
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The cash_outs to `address` the gateway (the sandbox) holds, read through the client: their coin amounts. */
 async function cashOutAmountsAtGateway(address: string): Promise<string[]> {
@@ -272,6 +308,110 @@ medusaIntegrationTestRunner({
         expect(await withdrawalsAtGateway(address)).toBe(1)
       })
 
+      it("records a withdrawal whose answer is malformed as outcome unknown, sends no second one with a new key, and settles it with the operation made after the request", async () => {
+        const address = ethAddress()
+        // The same payment made earlier outside the admin (the gateway's dashboard): not this withdrawal.
+        const earlier = await gateway.operations.withdraw({ currency: "ETH", type: "cash_out", to: [address], amount: ["0.01"], feePlan: "normal" })
+        await pause(1100) // operations carry their creation time in whole seconds
+        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "malformed" })
+        const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
+        expect(first.status).toBe(202)
+        expect(first.data.withdrawal).toMatchObject({ status: "outcome_unknown", active_fingerprint: expect.any(String) })
+
+        const again = await requestFailure(admin().post("/admin/crypto/withdrawals", withdrawal(address), auth))
+        expect(again.status).toBe(400)
+        expect(again.message).toContain("outcome unknown")
+        expect(await withdrawalsAtGateway(address)).toBe(2)
+
+        const settled = await admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/reconcile`, {}, auth)
+        expect(settled.data.withdrawal).toMatchObject({ status: "completed", operation_id: expect.any(String) })
+        expect(settled.data.withdrawal.operation_id).not.toBe(earlier.id)
+      })
+
+      it("records a withdrawal answered with a gateway failure (5xx) as outcome unknown, not as refused", async () => {
+        const address = ethAddress()
+        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "5xx" })
+        const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
+        expect(first.status).toBe(202)
+        expect(first.data.withdrawal.status).toBe("outcome_unknown")
+        expect((await requestFailure(admin().post("/admin/crypto/withdrawals", withdrawal(address), auth))).status).toBe(400)
+      })
+
+      it("keeps a timed-out withdrawal of a shop without white-label unknown after any wait, shows the operations that could be it, and refuses a resend until the merchant resolves it", async () => {
+        const address = ethAddress()
+        const body = { ...withdrawal(address), provider_id: PLAIN_PROVIDER_ID }
+        await sandboxControl(sandbox, plainShop, "/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        const first = await admin().post("/admin/crypto/withdrawals", body, auth)
+        expect(first.status).toBe(202)
+        const id = first.data.withdrawal.id
+
+        const later = await minutesLater(20, () => admin().post(`/admin/crypto/withdrawals/${id}/reconcile`, {}, auth))
+        expect(later.data.withdrawal).toMatchObject({ status: "outcome_unknown", active_fingerprint: expect.any(String), resolved_at: null })
+        const resend = await requestFailure(admin().post("/admin/crypto/withdrawals", { ...withdrawal(address), provider_id: PLAIN_PROVIDER_ID }, auth))
+        expect(resend.status).toBe(400)
+
+        const [atGateway] = await plainCashOutIds()
+        const detail = await admin().get(`/admin/crypto/withdrawals/${id}`, auth)
+        expect(detail.data.candidates).toEqual(expect.arrayContaining([expect.objectContaining({ operation_id: atGateway, reasons: expect.any(Array) })]))
+      })
+
+      it("settles an unknown outcome with the operation the merchant names, recording who and when", async () => {
+        const address = ethAddress()
+        await sandboxControl(sandbox, plainShop, "/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        const first = await admin().post("/admin/crypto/withdrawals", { ...withdrawal(address), provider_id: PLAIN_PROVIDER_ID }, auth)
+        const [atGateway] = await plainCashOutIds()
+        const resolved = await admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "operation", operation_id: atGateway }, auth)
+        expect(resolved.data.withdrawal).toMatchObject({
+          status: "completed",
+          operation_id: atGateway,
+          resolution: "operation",
+          resolved_by: expect.stringMatching(/^user_/),
+          resolved_at: expect.any(String),
+          active_fingerprint: null,
+        })
+      })
+
+      it("refuses to resolve an unknown outcome as not sent without a note, naming the field", async () => {
+        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "5xx" })
+        const first = await admin().post("/admin/crypto/withdrawals", withdrawal(ethAddress()), auth)
+        const { status, message } = await requestFailure(admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "not_sent" }, auth))
+        expect(status).toBe(400)
+        expect(message).toContain("note")
+      })
+
+      it("allows the same payment again only after the merchant confirmed the first was not sent", async () => {
+        const address = ethAddress()
+        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "5xx" })
+        const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
+        const note = "confirmed not sent, I checked the gateway"
+        const resolved = await admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "not_sent", note }, auth)
+        expect(resolved.data.withdrawal).toMatchObject({ status: "not_sent", resolution: "not_sent", resolution_note: note, resolved_by: expect.stringMatching(/^user_/), active_fingerprint: null })
+        const again = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
+        expect(again.data.withdrawal.status).toBe("completed")
+        expect(await withdrawalsAtGateway(address)).toBe(1)
+      })
+
+      it("sends a mass payout once as one mass_cash_out holding every recipient", async () => {
+        const recipients = [ethAddress(), ethAddress(), ethAddress()].map((address, index) => ({ address, amount: `0.00${index + 1}` }))
+        const body = { idempotency_key: `key-${randomBytes(8).toString("hex")}`, psys_cid: "ETH", recipients, fee_plan: "normal" }
+        const first = await admin().post("/admin/crypto/withdrawals", body, auth)
+        const again = await admin().post("/admin/crypto/withdrawals", body, auth)
+        expect(first.data.withdrawal).toMatchObject({ status: "completed", type: "mass_cash_out", total_amount: "0.006", recipients })
+        expect(again.data).toMatchObject({ replayed: true, withdrawal: { id: first.data.withdrawal.id } })
+        const operation = await gateway.operations.retrieve(first.data.withdrawal.operation_id)
+        expect(Object.fromEntries(Object.entries(operation.sendmany ?? {}).map(([address, amount]) => [address, amount.toFixed()]))).toEqual(
+          Object.fromEntries(recipients.map((r) => [r.address, r.amount]))
+        )
+      })
+
+      it("lists the recorded withdrawals by status", async () => {
+        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "5xx" })
+        const unknown = await admin().post("/admin/crypto/withdrawals", withdrawal(ethAddress()), auth)
+        const list = await admin().get("/admin/crypto/withdrawals?status=outcome_unknown&purpose=withdrawal&limit=100", auth)
+        expect(list.data.withdrawals.map((w: { id: string }) => w.id)).toContain(unknown.data.withdrawal.id)
+        expect(list.data.withdrawals.every((w: { status: string }) => w.status === "outcome_unknown")).toBe(true)
+      })
+
       it("lists and reads the recorded withdrawals", async () => {
         const created = await admin().post("/admin/crypto/withdrawals", withdrawal(ethAddress()), auth)
         const list = await admin().get("/admin/crypto/withdrawals?limit=5", auth)
@@ -319,9 +459,39 @@ medusaIntegrationTestRunner({
         expect(message).toContain("uid")
       })
 
-      it("lists the recorded pay_in callbacks", async () => {
-        const { data } = await admin().get("/admin/crypto/deposits/callbacks", auth)
-        expect(data).toMatchObject({ callbacks: expect.any(Array), count: expect.any(Number) })
+      /** A deposit address for `uid` in LTC, paid `amount` through the sandbox, callbacks delivered. */
+      async function paidDeposit(uid: string, amount: string): Promise<{ hash: string }> {
+        const created = await admin().post("/admin/crypto/deposits", { uid, psys_cid: "LTC" }, auth)
+        const hash = String(created.data.deposits[0].hash)
+        await sandboxControl(sandbox, shop, `/deposits/${hash}/pay`, { amount })
+        await sandbox.callbacksIdle()
+        return { hash }
+      }
+
+      it("lists the delivered pay_in of a deposit, filtered by its uid in the database", async () => {
+        const uid = `cus_${randomBytes(6).toString("hex")}`
+        const { hash } = await paidDeposit(uid, "1.25")
+        await paidDeposit(`cus_${randomBytes(6).toString("hex")}`, "2")
+        const { data } = await admin().get(`/admin/crypto/deposits/callbacks?uid=${uid}`, auth)
+        expect(data.count).toBeGreaterThan(0)
+        expect(data.callbacks.every((c: { deposit_uid: string }) => c.deposit_uid === uid)).toBe(true)
+        expect(data.callbacks[0]).toMatchObject({ deposit_uid: uid, psys_cid: "LTC", amount: "1.25", wallet_hash: hash })
+      })
+
+      it("shows a customer's deposit addresses, pay_ins and totals per coin as decimal strings", async () => {
+        const container = getContainer()
+        const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `buyer-${randomBytes(4).toString("hex")}@example.com` })
+        const { hash } = await paidDeposit(customer.id, "0.1")
+        await sandboxControl(sandbox, shop, `/deposits/${hash}/pay`, { amount: "0.2" })
+        await sandbox.callbacksIdle()
+        const { data } = await admin().get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
+        expect(data.addresses.map((a: { hash: string }) => a.hash)).toContain(hash)
+        expect(data.pay_ins.every((p: { deposit_uid: string }) => p.deposit_uid === customer.id)).toBe(true)
+        expect(data.totals).toEqual([{ psys_cid: "LTC", currency: "LTC", confirmed: "0.3", pending: "0", count: 2 }])
+      })
+
+      it("answers 404 for the deposits of a customer that does not exist", async () => {
+        expect((await requestFailure(admin().get("/admin/crypto/customers/cus_missing/deposits", auth))).status).toBe(404)
       })
     })
 
@@ -333,19 +503,69 @@ medusaIntegrationTestRunner({
         expect(estimate.data.estimate).toMatchObject({ from_currency: "ETH", to_currency: "BTC" })
       })
 
+      const exchangeBody = () => ({
+        idempotency_key: `key-${randomBytes(8).toString("hex")}`,
+        from_currency: "ETH",
+        to_currency: "BTC",
+        from_amount: "1",
+        to_address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        confirmed: true,
+      })
+
       it("refuses to create an exchange the merchant did not confirm", async () => {
-        const body = { from_currency: "ETH", to_currency: "BTC", from_amount: "1", to_address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" }
+        const { confirmed: _confirmed, ...body } = exchangeBody()
         const { status, message } = await requestFailure(admin().post("/admin/crypto/exchanges", body, auth))
         expect(status).toBe(400)
         expect(message).toContain("confirmed")
       })
 
-      it("creates a confirmed exchange and reads its status", async () => {
-        const body = { from_currency: "ETH", to_currency: "BTC", from_amount: "1", to_address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", confirmed: true }
+      it("records a confirmed exchange before creating it, creates it once per key and reads its status", async () => {
+        const body = exchangeBody()
         const created = await admin().post("/admin/crypto/exchanges", body, auth)
         expect(created.status).toBe(201)
-        const status = await admin().get(`/admin/crypto/exchanges/${created.data.exchange.id}`, auth)
-        expect(status.data.exchange.id).toBe(created.data.exchange.id)
+        expect(created.data.exchange).toMatchObject({ id: expect.stringMatching(/^cexc_/), status: "created", exchange_id: expect.any(String), from_amount: "1", requested_by: expect.stringMatching(/^user_/) })
+        const balanceAfterFirst = sandboxEthBalance()
+        const again = await admin().post("/admin/crypto/exchanges", body, auth)
+        expect(again.data).toMatchObject({ replayed: true, exchange: { id: created.data.exchange.id } })
+        expect(sandboxEthBalance().toFixed()).toBe(balanceAfterFirst.toFixed())
+        const status = await admin().get(`/admin/crypto/exchanges/${created.data.exchange.exchange_id}`, auth)
+        expect(status.data.exchange.id).toBe(created.data.exchange.exchange_id)
+      })
+
+      it("refuses an exchange without an idempotency key, naming the field", async () => {
+        const { idempotency_key: _key, ...body } = exchangeBody()
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/exchanges", body, auth))
+        expect(status).toBe(400)
+        expect(message).toContain("idempotency_key")
+      })
+
+      it("lists the recorded exchanges, newest first", async () => {
+        const created = await admin().post("/admin/crypto/exchanges", exchangeBody(), auth)
+        const { data } = await admin().get("/admin/crypto/exchanges?limit=5", auth)
+        expect(data.exchanges[0].id).toBe(created.data.exchange.id)
+        expect(data.count).toBeGreaterThan(0)
+      })
+
+      it("records an exchange whose answer is malformed as outcome unknown and never creates it again for the same key", async () => {
+        const body = exchangeBody()
+        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/exchanges/new", mode: "malformed" })
+        const first = await admin().post("/admin/crypto/exchanges", body, auth)
+        expect(first.status).toBe(202)
+        expect(first.data.exchange.status).toBe("outcome_unknown")
+        const balanceAfterFirst = sandboxEthBalance()
+        const again = await admin().post("/admin/crypto/exchanges", body, auth)
+        expect(again.data).toMatchObject({ replayed: true, exchange: { id: first.data.exchange.id, status: "outcome_unknown" } })
+        expect(sandboxEthBalance().toFixed()).toBe(balanceAfterFirst.toFixed())
+      })
+
+      it("resolves an exchange of unknown outcome as not sent only with a note, recording who", async () => {
+        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/exchanges/new", mode: "5xx" })
+        const first = await admin().post("/admin/crypto/exchanges", exchangeBody(), auth)
+        expect(first.data.exchange.status).toBe("outcome_unknown")
+        const path = `/admin/crypto/exchanges/${first.data.exchange.id}/resolve`
+        expect((await requestFailure(admin().post(path, { resolution: "not_sent" }, auth))).message).toContain("note")
+        const { data } = await admin().post(path, { resolution: "not_sent", note: "not in the gateway's exchange history" }, auth)
+        expect(data.exchange).toMatchObject({ status: "not_sent", resolution: "not_sent", resolved_by: expect.stringMatching(/^user_/), resolution_note: "not in the gateway's exchange history" })
       })
     })
 
@@ -405,6 +625,36 @@ medusaIntegrationTestRunner({
         expect(first.data.withdrawal).toMatchObject({ status: "completed", source_amount: "10.5", total_amount: quoted.quote.coin_amount })
         expect(again.data).toMatchObject({ replayed: true, withdrawal: { id: first.data.withdrawal.id } })
         expect(await cashOutAmountsAtGateway(address)).toEqual([quoted.quote.coin_amount])
+      })
+
+      it("sends one refund when a second is asked while the first one's outcome is unknown", async () => {
+        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId }, auth)
+        const [first, second] = [ethAddress(), ethAddress()]
+        const refund = (address: string) => ({ idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "10.5", rate: quoted.quote.rate, address })
+        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        const unknown = await admin().post("/admin/crypto/refunds", refund(first), auth)
+        expect(unknown.data.withdrawal.status).toBe("outcome_unknown")
+
+        const { status, message } = await requestFailure(admin().post("/admin/crypto/refunds", refund(second), auth))
+        expect(status).toBe(400)
+        expect(message).toContain("(field: amount)")
+        expect((await withdrawalsAtGateway(first)) + (await withdrawalsAtGateway(second))).toBe(1)
+        const widget = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
+        expect(widget.data.payments[0]).toMatchObject({ refunded: "0", reserved: "10.5", refundable: "0" })
+      })
+
+      it("never sends both of two refunds of the whole amount asked at the same moment", async () => {
+        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId }, auth)
+        const addresses = [ethAddress(), ethAddress()]
+        await Promise.allSettled(
+          addresses.map((address) =>
+            admin().post("/admin/crypto/refunds", { idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "10.5", rate: quoted.quote.rate, address }, auth)
+          )
+        )
+        const sent = (await withdrawalsAtGateway(addresses[0])) + (await withdrawalsAtGateway(addresses[1]))
+        expect(sent).toBeLessThanOrEqual(1)
       })
 
       it("records the sent crypto refund as the Medusa refund of the payment", async () => {

@@ -20,6 +20,11 @@ export interface CryptoOrderPayment {
   amount: string
   captured: string
   refunded: string
+  /**
+   * The fiat value of crypto refunds sent or possibly sent but not (yet) Medusa refunds: requested,
+   * sending, outcome unknown, or completed without the Medusa refund recorded. Held until resolved.
+   */
+  reserved: string
   refundable: string
   data: Record<string, unknown>
 }
@@ -57,6 +62,7 @@ export async function listCryptoOrderPayments(scope: MedusaContainer, orderId: s
   }
   const currency = str(order.currency_code) ?? ""
   const collections = rows(order.payment_collections)
+  const reservedBy = await reservedByCryptoRefunds(scope, orderId)
   const payments: CryptoOrderPayment[] = []
   for (const collection of collections) {
     for (const payment of rows(collection.payments)) {
@@ -64,6 +70,7 @@ export async function listCryptoOrderPayments(scope: MedusaContainer, orderId: s
       if (!isCryptoProviderId(providerId)) continue
       const captured = sum(rows(payment.captures), "capture amount")
       const refunded = sum(rows(payment.refunds), "refund amount")
+      const reserved = (reservedBy.get(str(payment.id) ?? "") ?? exact(0)).toFixed()
       payments.push({
         order_id: orderId,
         currency_code: currency,
@@ -74,12 +81,31 @@ export async function listCryptoOrderPayments(scope: MedusaContainer, orderId: s
         amount: storedAmountToDecimalString(payment.raw_amount, payment.amount, "payment amount"),
         captured,
         refunded,
-        refundable: Decimal.max(exact(captured).minus(refunded), 0).toFixed(),
+        reserved,
+        refundable: Decimal.max(exact(captured).minus(refunded).minus(reserved), 0).toFixed(),
         data: typeof payment.data === "object" && payment.data !== null ? (payment.data as Record<string, unknown>) : {},
       })
     }
   }
   return { currency_code: currency, payments, payment_collection_ids: collections.map((c) => str(c.id) ?? "").filter((id) => id !== "") }
+}
+
+/** Refund withdrawals that hold their fiat value until resolved (see `CryptoOrderPayment.reserved`). */
+const RESERVING_STATUSES = ["requested", "sending", "outcome_unknown", "completed"]
+
+/** Per payment id: the fiat value of the order's crypto refunds that are sent or unknown and not Medusa refunds. */
+async function reservedByCryptoRefunds(scope: MedusaContainer, orderId: string): Promise<Map<string, Decimal>> {
+  const withdrawals = await resolveCryptoModule(scope).listCryptoWithdrawals(
+    { order_id: orderId, purpose: "refund", status: RESERVING_STATUSES },
+    { select: ["id", "payment_id", "status", "refund_id", "source_amount"] }
+  )
+  const reserved = new Map<string, Decimal>()
+  for (const withdrawal of withdrawals) {
+    // A completed refund with its Medusa refund is counted in `refunded` already.
+    if (withdrawal.payment_id === null || withdrawal.source_amount === null || (withdrawal.status === "completed" && withdrawal.refund_id !== null)) continue
+    reserved.set(withdrawal.payment_id, (reserved.get(withdrawal.payment_id) ?? exact(0)).plus(withdrawal.source_amount))
+  }
+  return reserved
 }
 
 export interface CryptoRefundQuote {
@@ -132,7 +158,7 @@ export async function quoteCryptoRefund(
   if (amount.gt(payment.refundable)) {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
-      `The refund of ${amount.toFixed()} ${currency_code.toUpperCase()} is more than the ${payment.refundable} captured and not yet refunded (field: amount)`
+      `The refund of ${amount.toFixed()} ${currency_code.toUpperCase()} is more than the ${payment.refundable} captured and not yet refunded${exact(payment.reserved).gt(0) ? ` (${payment.reserved} is held by crypto refunds sent or not yet resolved)` : ""} (field: amount)`
     )
   }
   const psysCid = await coinOfPayment(scope, payment)

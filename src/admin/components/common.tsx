@@ -17,9 +17,11 @@ const STATUS_COLORS: Record<string, Color> = {
   cancelled: "grey",
   "cancelled duplicate": "grey",
   not_found: "grey",
+  not_sent: "grey",
+  created: "blue",
 }
 
-const LABELS: Record<string, string> = { outcome_unknown: "outcome unknown", not_found: "not executed" }
+const LABELS: Record<string, string> = { outcome_unknown: "outcome unknown", not_found: "not found (older record)", not_sent: "not sent (confirmed)" }
 
 /** A gateway or withdrawal status as a colored badge (spec §3). */
 export const CryptoStatusBadge = ({ status }: { status: string | null | undefined }) => {

@@ -1,10 +1,12 @@
 import { Button, Heading, Input, Label, Text, toast, usePrompt } from "@medusajs/ui"
-import { useMutation, useQuery } from "@tanstack/react-query"
-import { useState } from "react"
-import { cryptoApi, errorMessage } from "../lib/api"
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useRef, useState } from "react"
+import { cryptoApi, errorMessage, newIdempotencyKey } from "../lib/api"
 import { isPositiveDecimal } from "../lib/money"
 import { CoinSelect } from "./coin-select"
+import type { RecordedExchange } from "../lib/types"
 import { CryptoStatusBadge, Field, formatUtc, QueryState } from "./common"
+import { ExchangesHistory } from "./exchanges-history"
 
 type Record_ = Record<string, unknown>
 
@@ -36,13 +38,17 @@ const GatewayAnswer = ({ value }: { value: unknown }) => {
 
 export const ExchangeTab = () => {
   const prompt = usePrompt()
+  const queryClient = useQueryClient()
   const [from, setFrom] = useState("")
   const [to, setTo] = useState("")
   const [amount, setAmount] = useState("")
   const [toAddress, setToAddress] = useState("")
   const [exchangeId, setExchangeId] = useState("")
   const [estimate, setEstimate] = useState<Record_ | null>(null)
-  const [created, setCreated] = useState<Record_ | null>(null)
+  const [created, setCreated] = useState<RecordedExchange | null>(null)
+  // One key per confirmed exchange: a double click or a retry after a lost answer reuses it, so the
+  // server records and creates the exchange once. A definitive answer starts a new key.
+  const idempotencyKey = useRef(newIdempotencyKey())
 
   const currencies = useQuery({ queryKey: ["crypto", "exchange-currencies"], queryFn: () => cryptoApi.get<{ currencies: unknown }>("/exchanges/currencies"), retry: false })
   const params = { from_currency: from, to_currency: to, from_amount: amount }
@@ -55,13 +61,24 @@ export const ExchangeTab = () => {
     onError: (error) => toast.error("No estimate", { description: errorMessage(error) }),
   })
   const createMutation = useMutation({
-    mutationFn: () => cryptoApi.post<{ exchange: Record_ }>("/exchanges", { ...params, to_address: toAddress.trim(), confirmed: true }),
+    mutationFn: () =>
+      cryptoApi.post<{ exchange: RecordedExchange; replayed: boolean }>("/exchanges", { ...params, to_address: toAddress.trim(), confirmed: true, idempotency_key: idempotencyKey.current }),
     onSuccess: ({ exchange }) => {
       setCreated(exchange)
-      if (typeof exchange.id === "string") setExchangeId(exchange.id)
+      queryClient.invalidateQueries({ queryKey: ["crypto", "exchanges"] })
+      if (exchange.status === "outcome_unknown") {
+        toast.warning("The gateway did not confirm the exchange", { description: "It is not sent again. Check the gateway, then resolve it in the list below." })
+        return
+      }
+      idempotencyKey.current = newIdempotencyKey()
+      if (exchange.exchange_id) setExchangeId(exchange.exchange_id)
       toast.success("Exchange created")
     },
-    onError: (error) => toast.error("Exchange refused", { description: errorMessage(error) }),
+    onError: (error) => {
+      // A refusal is final (a new attempt gets a new key); a network failure keeps the key.
+      if (!(error instanceof TypeError)) idempotencyKey.current = newIdempotencyKey()
+      toast.error("Exchange refused", { description: errorMessage(error) })
+    },
   })
   const status = useQuery({
     queryKey: ["crypto", "exchange", exchangeId],
@@ -118,7 +135,13 @@ export const ExchangeTab = () => {
             </div>
           </div>
         ) : null}
-        {created ? <GatewayAnswer value={created} /> : null}
+        {created ? (
+          <div className="flex flex-col gap-y-2" aria-label="Exchange result">
+            <CryptoStatusBadge status={created.status} />
+            {created.error_message ? <Text size="small" className="text-ui-fg-subtle">{created.error_message}</Text> : null}
+            <GatewayAnswer value={{ id: created.id, exchange_id: created.exchange_id, from_currency: created.from_currency, to_currency: created.to_currency, from_amount: created.from_amount, to_address: created.to_address, gateway_status: created.gateway_status }} />
+          </div>
+        ) : null}
         <form className="flex items-end gap-x-2" onSubmit={(e) => { e.preventDefault(); if (exchangeId.trim()) status.refetch() }}>
           <div className="flex flex-col gap-y-1">
             <Label htmlFor="exchange-id">Exchange id</Label>
@@ -134,6 +157,7 @@ export const ExchangeTab = () => {
           </div>
         ) : null}
       </QueryState>
+      <ExchangesHistory />
     </div>
   )
 }

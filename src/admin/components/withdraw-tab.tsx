@@ -1,4 +1,4 @@
-import { Button, Heading, Input, Label, Select, Switch, Text, Textarea, toast, usePrompt } from "@medusajs/ui"
+import { Button, Heading, Input, Label, Switch, Text, Textarea, toast, usePrompt } from "@medusajs/ui"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useMemo, useRef, useState } from "react"
 import { cryptoApi, errorMessage, newIdempotencyKey } from "../lib/api"
@@ -7,6 +7,7 @@ import { formatDecimal, isPositiveDecimal, totalDebited } from "../lib/money"
 import type { Recipient, Withdrawal } from "../lib/types"
 import { CoinSelect, useCurrencies } from "./coin-select"
 import { CryptoStatusBadge, Field, TxLinks } from "./common"
+import { FeePlanSelect } from "./fee-plan-select"
 
 type FeePlan = "normal" | "priority"
 
@@ -83,7 +84,7 @@ export const WithdrawTab = () => {
       setResult(withdrawal)
       queryClient.invalidateQueries({ queryKey: ["crypto"] })
       if (withdrawal.status === "outcome_unknown") {
-        toast.warning("The gateway did not confirm the withdrawal", { description: "It is not sent again. Use Check status in a moment." })
+        toast.warning("The gateway did not confirm the withdrawal", { description: "It is not sent again. Use Check status in a moment, or resolve it in History." })
         return
       }
       idempotencyKey.current = newIdempotencyKey()
@@ -99,6 +100,7 @@ export const WithdrawTab = () => {
 
   const reconcile = useMutation({
     mutationFn: (id: string) => cryptoApi.post<{ withdrawal: Withdrawal }>(`/withdrawals/${id}/reconcile`, {}),
+    // Still unknown: the operations that could be it are in History, where the merchant resolves it.
     onSuccess: ({ withdrawal }) => {
       setResult(withdrawal)
       if (withdrawal.status !== "outcome_unknown") idempotencyKey.current = newIdempotencyKey()
@@ -131,15 +133,7 @@ export const WithdrawTab = () => {
         </div>
         <div className="flex flex-col gap-y-2">
           <Label htmlFor="withdraw-plan">Fee plan</Label>
-          <Select value={feePlan} onValueChange={(value) => setFeePlan(value === "priority" ? "priority" : "normal")}>
-            <Select.Trigger id="withdraw-plan">
-              <Select.Value />
-            </Select.Trigger>
-            <Select.Content>
-              <Select.Item value="normal">Normal</Select.Item>
-              <Select.Item value="priority">Priority (faster, higher fee)</Select.Item>
-            </Select.Content>
-          </Select>
+          <FeePlanSelect id="withdraw-plan" coin={coin} unit={unit} value={feePlan} onChange={setFeePlan} />
         </div>
       </div>
       <div className="flex items-center gap-x-2">

@@ -37,7 +37,7 @@ export interface Recipient {
   amount: string
 }
 
-export type WithdrawalStatus = "requested" | "sending" | "completed" | "error" | "rejected" | "outcome_unknown" | "not_found"
+export type WithdrawalStatus = "requested" | "sending" | "completed" | "error" | "rejected" | "outcome_unknown" | "not_found" | "not_sent"
 
 export interface Withdrawal {
   id: string
@@ -57,9 +57,12 @@ export interface Withdrawal {
   requested_by: string | null
   requested_at: string
   resolved_at: string | null
-  purpose: "withdrawal" | "refund" | "overpayment" | "underpayment"
+  purpose: WithdrawalPurpose
   order_id: string | null
   refund_id: string | null
+  resolution: "operation" | "not_sent" | null
+  resolved_by: string | null
+  resolution_note: string | null
   source_currency: string | null
   source_amount: string | null
   source_rate: string | null
@@ -168,6 +171,8 @@ export interface OrderCryptoPayment {
   amount: string
   captured: string
   refunded: string
+  /** Held by crypto refunds sent or of unknown outcome, not yet Medusa refunds. */
+  reserved: string
   refundable: string
   currency_code: string
 }
@@ -195,4 +200,78 @@ export interface RefundQuote {
   rate: string
   coin_amount: string
   precision: number
+}
+
+export type WithdrawalPurpose = "withdrawal" | "refund" | "overpayment" | "underpayment" | "late_payment" | "unexplained"
+
+/** An operation that could be a withdrawal of unknown outcome, with why (GET /withdrawals/:id). */
+export interface WithdrawalCandidate {
+  operation_id: string
+  type: string
+  status: string
+  psys_cid: string | null
+  created_at: string | null
+  address: string | null
+  amount: string | null
+  exact: boolean
+  reasons: string[]
+}
+
+export interface WithdrawalDetail {
+  withdrawal: Withdrawal
+  candidates: WithdrawalCandidate[]
+}
+
+export type ExchangeStatus = "requested" | "sending" | "created" | "completed" | "error" | "rejected" | "outcome_unknown" | "not_sent"
+
+/** An exchange recorded by the admin (crypto_exchange). Amounts are decimal strings in their coins. */
+export interface RecordedExchange {
+  id: string
+  idempotency_key: string
+  from_currency: string
+  to_currency: string
+  from_amount: string | null
+  to_amount: string | null
+  to_address: string
+  status: ExchangeStatus
+  exchange_id: string | null
+  gateway_status: string | null
+  error_message: string | null
+  requested_by: string | null
+  requested_at: string
+  resolved_at: string | null
+  resolution: "exchange" | "not_sent" | null
+  resolved_by: string | null
+  resolution_note: string | null
+}
+
+/** One fee plan of a coin as the gateway gives it (spec §2.6); amounts as decimal strings. */
+export interface FeePlanEntry {
+  conf_target?: number | null
+  value?: string | null
+  gasLimit?: string | null
+  gasPrice?: string | null
+}
+
+export interface PayIn {
+  id: string
+  received_at: string
+  status: string | null
+  txn_id: string | null
+  deposit_uid: string | null
+  psys_cid: string | null
+  currency: string | null
+  amount: string | null
+  confirmations: string | null
+  wallet_hash: string | null
+  tx_urls: string[]
+}
+
+export interface CustomerDeposits {
+  customer_id: string
+  addresses: Array<{ hash: string; psys_cid: string; uid?: string; currency?: string | null }>
+  addresses_error: string | null
+  pay_ins: PayIn[]
+  pay_in_count: number
+  totals: Array<{ psys_cid: string; currency: string | null; confirmed: string; pending: string; count: number }>
 }

@@ -67,7 +67,9 @@ async function record(cryptoModule: CryptoModuleService, input: RecordCryptoCall
   let existing = await findExisting()
   if (existing === undefined) {
     try {
-      const created = await cryptoModule.createCryptoCallbacks({ ...input, delivery_count: 1 })
+      // pay_in (spec §6.2): the deposit's uid as a column, so a customer's deposits are one query.
+      const depositUid = input.ipn_type === "pay_in" && typeof input.fields.deposit_uid === "string" ? input.fields.deposit_uid : null
+      const created = await cryptoModule.createCryptoCallbacks({ ...input, delivery_count: 1, deposit_uid: depositUid })
       return { recorded: { callback_id: created.id, duplicate: false, processed: false }, created_id: created.id }
     } catch (error) {
       existing = await findExisting()

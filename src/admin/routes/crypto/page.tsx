@@ -4,6 +4,7 @@ import { Container, Heading, Tabs, Text } from "@medusajs/ui"
 import { BalancesTab } from "../../components/balances-tab"
 import { DepositsTab } from "../../components/deposits-tab"
 import { ExchangeTab } from "../../components/exchange-tab"
+import { HistoryTab } from "../../components/history-tab"
 import { OperationsTab } from "../../components/operations-tab"
 import { WithdrawTab } from "../../components/withdraw-tab"
 
@@ -21,12 +22,14 @@ const CryptoPage = () => {
           <Tabs.Trigger value="operations">Operations</Tabs.Trigger>
           <Tabs.Trigger value="deposits">Deposits</Tabs.Trigger>
           <Tabs.Trigger value="exchange">Exchange</Tabs.Trigger>
+          <Tabs.Trigger value="history">History</Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="balances"><BalancesTab /></Tabs.Content>
         <Tabs.Content value="withdraw"><WithdrawTab /></Tabs.Content>
         <Tabs.Content value="operations"><OperationsTab /></Tabs.Content>
         <Tabs.Content value="deposits"><DepositsTab /></Tabs.Content>
         <Tabs.Content value="exchange"><ExchangeTab /></Tabs.Content>
+        <Tabs.Content value="history"><HistoryTab /></Tabs.Content>
       </Tabs>
     </Container>
   )

@@ -75,13 +75,56 @@ export const AdminCreateCryptoWithdrawal = z
   .strict()
 export type AdminCreateCryptoWithdrawalType = z.infer<typeof AdminCreateCryptoWithdrawal>
 
+export const WITHDRAWAL_STATUSES = ["requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found", "not_sent"] as const
+
 export const AdminCryptoWithdrawalsQuery = z.object({
-  status: z.enum(["requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found"]).optional(),
+  status: z.enum(WITHDRAWAL_STATUSES, { error: `status must be one of ${WITHDRAWAL_STATUSES.join(", ")}` }).optional(),
+  purpose: z
+    .enum(["withdrawal", "refund", "overpayment", "underpayment", "late_payment", "unexplained"], { error: "purpose must be withdrawal, refund, overpayment, underpayment, late_payment or unexplained" })
+    .optional(),
   order_id: z.string().optional(),
   limit: pageNumber("limit", 100).default(20),
   offset: offset.default(0),
 })
 export type AdminCryptoWithdrawalsQueryType = z.infer<typeof AdminCryptoWithdrawalsQuery>
+
+/** Why the merchant says it was not sent: required, so the decision is recorded with its reason. */
+const resolutionNote = z
+  .string({ error: "note is required: say how you checked at the gateway that it was not sent" })
+  .trim()
+  .min(1, "note is required: say how you checked at the gateway that it was not sent")
+  .max(500, "note must be at most 500 characters")
+const optionalNote = z.string().trim().max(500, "note must be at most 500 characters").optional()
+const resolutionKind = (found: string) => `resolution must be "${found}" (this operation is it) or "not_sent" (confirmed not sent, with a note)`
+
+export const AdminResolveCryptoWithdrawal = z.discriminatedUnion(
+  "resolution",
+  [
+    z.object({ resolution: z.literal("operation"), operation_id: z.string({ error: "operation_id is required" }).trim().min(1, "operation_id is required").max(128), note: optionalNote }).strict(),
+    z.object({ resolution: z.literal("not_sent"), note: resolutionNote }).strict(),
+  ],
+  { error: resolutionKind("operation") }
+)
+export type AdminResolveCryptoWithdrawalType = z.infer<typeof AdminResolveCryptoWithdrawal>
+
+export const EXCHANGE_STATUSES = ["requested", "sending", "created", "completed", "error", "rejected", "outcome_unknown", "not_sent"] as const
+
+export const AdminCryptoExchangesQuery = z.object({
+  status: z.enum(EXCHANGE_STATUSES, { error: `status must be one of ${EXCHANGE_STATUSES.join(", ")}` }).optional(),
+  limit: pageNumber("limit", 100).default(20),
+  offset: offset.default(0),
+})
+export type AdminCryptoExchangesQueryType = z.infer<typeof AdminCryptoExchangesQuery>
+
+export const AdminResolveCryptoExchange = z.discriminatedUnion(
+  "resolution",
+  [
+    z.object({ resolution: z.literal("exchange"), exchange_id: z.string({ error: "exchange_id is required" }).trim().min(1, "exchange_id is required").max(128), note: optionalNote }).strict(),
+    z.object({ resolution: z.literal("not_sent"), note: resolutionNote }).strict(),
+  ],
+  { error: resolutionKind("exchange") }
+)
+export type AdminResolveCryptoExchangeType = z.infer<typeof AdminResolveCryptoExchange>
 
 export const AdminCryptoOperationsQuery = z.object({
   page: pageNumber("page", 100000).default(1),
@@ -141,6 +184,7 @@ export type AdminCryptoExchangeEstimateType = z.infer<typeof AdminCryptoExchange
 export const AdminCreateCryptoExchange = z
   .object({
     ...exchangeBase,
+    idempotency_key: idempotencyKey,
     to_address: address("to_address"),
     confirmed: z.literal(true, { error: "confirmed must be true: show the estimate to the merchant and ask before creating an exchange" }),
   })

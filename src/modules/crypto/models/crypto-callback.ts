@@ -25,9 +25,14 @@ export const CryptoCallback = model
     /** What processing did: `applied`, `unchanged`, `recorded`, `unmatched`, `failed`. */
     outcome: model.text().nullable(),
     last_error: model.text().nullable(),
+    /** How many times processing this delivery failed (raised as `callback_failed` after a few). */
+    failure_count: model.number().default(0),
+    /** `pay_in` (spec §6.2): the deposit's `deposit_uid`, a column so a customer's deposits are a query. */
+    deposit_uid: model.text().nullable(),
   })
   .indexes([
     { on: ["content_hash"], unique: true },
     { on: ["order_number"] },
     { on: ["txn_id"] },
+    { on: ["deposit_uid"] },
   ])

@@ -9,8 +9,12 @@ import { model } from "@medusajs/framework/utils"
  * - `active_fingerprint` (unique while set) holds a hash of coin + recipients + amounts while the
  *   withdrawal is unresolved (`requested`, `sending`, `outcome_unknown`), so an identical withdrawal
  *   with another key cannot start until this one is settled, on any server instance.
- * - `outcome_unknown`: the request may have reached the gateway (timeout, spec §4.2 is not safe to
- *   repeat). It is resolved by looking for the operation (spec §4.3), never by sending again.
+ * - `outcome_unknown`: the request may have reached the gateway (timeout, a malformed answer, a 5xx:
+ *   spec §4.2 is not safe to repeat). It is settled by the one operation that provably is it
+ *   (spec §4.3), or by the merchant (`resolution`, `resolved_by`, `resolution_note`), never by
+ *   sending again and never by the absence of an operation from a search
+ *   (docs/money-out.md#operations-matching). Only `not_sent` (the merchant checked the
+ *   gateway) frees `active_fingerprint`.
  *
  * Crypto refunds are withdrawals too (`purpose`): `refund` for a Medusa refund of an order paid in
  * crypto, `overpayment` / `underpayment` for money the callback route recorded on an invoice.
@@ -30,9 +34,13 @@ export const CryptoWithdrawal = model
     /** `[{ address, amount }]`, amounts as decimal strings, in the order sent. */
     recipients: model.json(),
     total_amount: model.text(),
-    /** requested → sending → completed | error | rejected | outcome_unknown → completed | error | not_found */
+    /**
+     * requested → sending → completed | error | rejected | outcome_unknown → completed | error |
+     * not_sent (the merchant's explicit resolution). `not_found` is kept for rows an earlier version
+     * settled by a search; it is never set any more.
+     */
     status: model
-      .enum(["requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found"])
+      .enum(["requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found", "not_sent"])
       .default("requested"),
     operation_id: model.text().nullable(),
     gateway_status: model.text().nullable(),
@@ -46,7 +54,12 @@ export const CryptoWithdrawal = model
     requested_at: model.dateTime(),
     sent_at: model.dateTime().nullable(),
     resolved_at: model.dateTime().nullable(),
-    purpose: model.enum(["withdrawal", "refund", "overpayment", "underpayment"]).default("withdrawal"),
+    /** How an unknown outcome was settled by the merchant: this `operation` is it, or `not_sent`. */
+    resolution: model.enum(["operation", "not_sent"]).nullable(),
+    /** The admin user who resolved it (`resolved_at` is when) and why. */
+    resolved_by: model.text().nullable(),
+    resolution_note: model.text().nullable(),
+    purpose: model.enum(["withdrawal", "refund", "overpayment", "underpayment", "late_payment", "unexplained"]).default("withdrawal"),
     order_id: model.text().nullable(),
     payment_id: model.text().nullable(),
     invoice_id: model.text().nullable(),

@@ -1,9 +1,10 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { GatewayOutcomeUnknownError, GatewayApiError } from "../../../gateway"
+import { GatewayApiError } from "../../../gateway"
 import { explainGatewayRejection, toMedusaError } from "../../../core/errors"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { resolveCryptoProvider } from "../../../core/provider-entry"
-import { recipientsOf, statusOfGatewayResult } from "../../../core/withdrawal"
+import { CryptoOutcomeEvents, emitOutcomeUnknown } from "../../../core/outcome-events"
+import { isClearRefusal, recipientsOf, statusOfGatewayResult } from "../../../core/withdrawal"
 import type { CryptoWithdrawalRecord, CryptoWithdrawalReservation } from "./reserve-crypto-withdrawal"
 
 export interface SentCryptoWithdrawal {
@@ -18,9 +19,12 @@ export const sendCryptoWithdrawalStepId = "send-crypto-withdrawal"
  * Sends a freshly reserved withdrawal to the gateway (spec §4.2), once. A replayed reservation is
  * returned as recorded. The result is written back in every case:
  * - an answer: `completed` / `error` with the operation id and tx links;
- * - no answer (timeout, reset; the client raises "outcome unknown"): `outcome_unknown`, settled
- *   later by looking for the operation (reconcile), never by sending again;
- * - a refusal: `rejected` with the merchant's message, which is then thrown (the route answers 4xx).
+ * - anything that is not a clear refusal (no answer, a reset, a 5xx, a 2xx whose body is not JSON:
+ *   the gateway may have acted): `outcome_unknown`, the duplicate guard kept, an event emitted;
+ *   settled later by the operation that provably is it (reconcile) or by the merchant (resolve),
+ *   never by sending again;
+ * - a clear refusal (a 4xx error answer, spec §7): `rejected` with the merchant's message, which is
+ *   then thrown (the route answers 4xx).
  */
 export const sendCryptoWithdrawalStep = createStep(
   sendCryptoWithdrawalStepId,
@@ -55,11 +59,19 @@ export const sendCryptoWithdrawalStep = createStep(
       })
       return new StepResponse<SentCryptoWithdrawal>({ withdrawal: updated, replayed: false })
     } catch (error) {
-      if (error instanceof GatewayOutcomeUnknownError) {
+      if (!isClearRefusal(error)) {
+        const reason = error instanceof Error ? error.message : String(error)
         const updated = await service.updateCryptoWithdrawals({
           id: withdrawal.id,
           status: "outcome_unknown",
-          error_message: `The gateway did not confirm the withdrawal (${error.cause.message}). It may have been executed; it is not sent again. Use "Check status" to look for it in the operations.`,
+          error_message: `The gateway did not confirm the withdrawal (${reason}). It may have been executed; it is not sent again. Use "Check status" to look for it in the operations, or resolve it once you checked the gateway.`,
+        })
+        await emitOutcomeUnknown(container, updated.purpose === "withdrawal" ? CryptoOutcomeEvents.WITHDRAWAL_OUTCOME_UNKNOWN : CryptoOutcomeEvents.REFUND_OUTCOME_UNKNOWN, {
+          id: updated.id,
+          provider_id: updated.provider_id,
+          order_id: updated.order_id,
+          psys_cid: updated.psys_cid,
+          amount: updated.total_amount,
         })
         return new StepResponse<SentCryptoWithdrawal>({ withdrawal: updated, replayed: false })
       }

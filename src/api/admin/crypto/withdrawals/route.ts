@@ -8,7 +8,7 @@ import type { AdminCreateCryptoWithdrawalType, AdminCryptoWithdrawalsQueryType }
  * POST /admin/crypto/withdrawals — a `cash_out` (one recipient) or `mass_cash_out` (several),
  * recorded under `idempotency_key` before it is sent. 200 with the withdrawal (`replayed: true`
  * when the key was seen before: nothing was sent again); 202 when the gateway's answer was lost
- * (`status: "outcome_unknown"`, settle with POST /withdrawals/:id/reconcile); 4xx with the merchant's
+ * (`status: "outcome_unknown"`: POST /withdrawals/:id/reconcile, or the merchant's POST /withdrawals/:id/resolve); 4xx with the merchant's
  * message when the gateway refused it (a replay of a refused key gets the same refusal).
  */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoWithdrawalType>, res: MedusaResponse) => {
@@ -23,11 +23,11 @@ export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoWith
   res.status(withdrawal.status === "outcome_unknown" ? 202 : 200).json({ withdrawal, replayed })
 }
 
-/** GET /admin/crypto/withdrawals — the withdrawals recorded here, newest first. */
+/** GET /admin/crypto/withdrawals — the withdrawals (crypto refunds included) recorded here, newest first; filters `status`, `purpose`, `order_id`. */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoWithdrawalsQueryType>, res: MedusaResponse) => {
-  const { status, order_id, limit, offset } = req.validatedQuery
+  const { status, purpose, order_id, limit, offset } = req.validatedQuery
   const [withdrawals, count] = await resolveCryptoModule(req.scope).listAndCountCryptoWithdrawals(
-    { ...(status ? { status } : {}), ...(order_id ? { order_id } : {}) },
+    { ...(status ? { status } : {}), ...(purpose ? { purpose } : {}), ...(order_id ? { order_id } : {}) },
     { take: limit, skip: offset, order: { created_at: "DESC" } }
   )
   res.json({ withdrawals, count, limit, offset })

@@ -1,12 +1,21 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
+import { listWithdrawalCandidates } from "../../../../../core/withdrawal-search"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 
-/** GET /admin/crypto/withdrawals/:id — one recorded withdrawal. */
+/** Statuses whose outcome the gateway has not proved: the candidates are looked up for the merchant. */
+const UNPROVEN = new Set(["outcome_unknown", "requested", "sending"])
+
+/**
+ * GET /admin/crypto/withdrawals/:id — one recorded withdrawal; while its outcome is unknown, with
+ * `candidates`: the operations that could be it (same type and coin, created at or after the
+ * request), each with why, for the merchant to resolve it (POST …/resolve).
+ */
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
   const [withdrawal] = await resolveCryptoModule(req.scope).listCryptoWithdrawals({ id: req.params.id }, { take: 1 })
   if (withdrawal === undefined) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `Withdrawal ${req.params.id} was not found`)
   }
-  res.json({ withdrawal })
+  const candidates = UNPROVEN.has(withdrawal.status) && !withdrawal.operation_id ? await listWithdrawalCandidates(req.scope, withdrawal) : []
+  res.json({ withdrawal, candidates })
 }

@@ -1,8 +1,11 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { reconcileCryptoWithdrawalWorkflow } from "../../../../../../workflows/admin"
 
-/** POST /admin/crypto/withdrawals/:id/reconcile — settle it from the gateway's operations; never resends. */
+/**
+ * POST /admin/crypto/withdrawals/:id/reconcile — settle it from the gateway's operations; never
+ * resends. Answers `{ withdrawal, candidates }`: the candidates while the outcome stays unknown.
+ */
 export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
   const { result } = await reconcileCryptoWithdrawalWorkflow(req.scope).run({ input: { id: req.params.id } })
-  res.json({ withdrawal: result })
+  res.json(result)
 }

@@ -1,0 +1,10 @@
+import { ExchangesHistory } from "./exchanges-history"
+import { WithdrawalsHistory } from "./withdrawals-history"
+
+/** What left the shop's balance from here: withdrawals, crypto refunds and exchanges, with their state. */
+export const HistoryTab = () => (
+  <div className="flex flex-col gap-y-8 px-6 py-4">
+    <WithdrawalsHistory />
+    <ExchangesHistory />
+  </div>
+)
