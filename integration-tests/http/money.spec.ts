@@ -158,8 +158,11 @@ medusaIntegrationTestRunner({
         await pay(ltc)
         const orderId = await onlyOrder(container, store)
 
+        const quote = await api.post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "5" }, auth)
+        expect(quote.data.quote ?? quote.data).toMatchObject({ psys_cid: "LTC" })
+        const rate = String((quote.data.quote ?? quote.data).rate)
         const address = ltcAddress()
-        const refund = await api.post("/admin/crypto/refunds", { idempotency_key: key(), order_id: orderId, kind: "refund", amount: "5", address }, auth)
+        const refund = await api.post("/admin/crypto/refunds", { idempotency_key: key(), order_id: orderId, kind: "refund", amount: "5", rate, address }, auth)
 
         expect(refund.data.withdrawal).toMatchObject({ status: "completed", psys_cid: "LTC", purpose: "refund", source_amount: "5" })
       })
