@@ -4,7 +4,7 @@ import { adminCryptoMiddlewares } from "./admin/crypto/middlewares-config"
 
 export default defineMiddlewares({
   routes: [
-    // Admin crypto routes (issue 5): validation of every /admin/crypto body and query.
+    // Admin crypto routes: validation of every /admin/crypto body and query.
     ...adminCryptoMiddlewares,
     {
       // The callback route reads the raw bytes itself (the signature covers the exact bytes,

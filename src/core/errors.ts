@@ -25,14 +25,14 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
   }
   const build = (type: string, message: string) => new MedusaError(type, message, undefined, message, { cause: error })
 
-  // Admin (issue 5): an unsure outcome is reported as such, never as a failure that invites a resend.
+  // An unsure outcome is reported as such, never as a failure that invites a resend.
   if (error instanceof GatewayOutcomeUnknownError) {
     return build(
       MedusaError.Types.UNEXPECTED_STATE,
       `${action}: the crypto gateway did not confirm the request (${error.cause.message}); it may have been executed. It is not sent again: look for it in the operations list first.`
     )
   }
-  // Admin (issue 5): the documented rejections in the merchant's words, naming the field.
+  // The documented rejections in the merchant's words, naming the field.
   if (error instanceof GatewayApiError || error instanceof GatewayParameterError) {
     const explained = explainGatewayRejection(error)
     if (explained !== undefined) {

@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js"
-import { INVOICE_STATUSES, type KnownStatus } from "../gateway"
+import { INVOICE_STATUSES } from "../gateway"
 import { exact, ExactDecimal } from "./money"
 
 /**
@@ -10,8 +10,6 @@ import { exact, ExactDecimal } from "./money"
 
 // The statuses the gateway documents (spec §3) are the client's: one list for the whole plugin.
 export { INVOICE_STATUSES }
-
-export type InvoiceStatus = KnownStatus
 
 /** What we know about one invoice at one moment. Amounts are in the invoice's coin. */
 export interface InvoiceObservation {

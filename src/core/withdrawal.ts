@@ -1,5 +1,5 @@
 import { createHash } from "crypto"
-import type { Operation, Withdrawal } from "../gateway"
+import type { Operation } from "../gateway"
 import { exact, sumAmounts } from "./money"
 
 /** One recipient of a withdrawal: an address and a positive decimal amount (a string). */
@@ -11,8 +11,6 @@ export interface WithdrawalRecipient {
 /** The largest `mass_cash_out` list we send (the sandbox's limit; spec §8 does not state one). */
 export const MAX_RECIPIENTS = 100
 
-/** Statuses of a withdrawal that is not settled yet: an identical one must not start meanwhile. */
-export const UNRESOLVED_STATUSES = ["requested", "sending", "outcome_unknown"] as const
 
 /** After this long without a matching operation, an unsure withdrawal is declared never executed. */
 export const OUTCOME_UNKNOWN_GRACE_MS = 15 * 60 * 1000
@@ -37,10 +35,6 @@ export function statusOfGatewayResult(status: string): "completed" | "error" | "
   if (status === "completed") return "completed"
   if (status === "error" || status === "cancelled" || status === "expired") return "error"
   return "sending"
-}
-
-export function txUrlsOf(result: Pick<Withdrawal, "tx_url"> | Pick<Operation, "tx_url">): string[] {
-  return [...result.tx_url]
 }
 
 /**

@@ -1,7 +1,9 @@
 import { Decimal } from "decimal.js"
+import { isDecimalString } from "../../gateway"
 
 /**
- * How a crypto refund becomes a Medusa refund (issue 5).
+ * How a crypto refund becomes a Medusa refund: the protocol between the admin refund workflow
+ * (src/workflows/admin/create-crypto-refund.ts) and the provider's `refundPayment`.
  *
  * The admin's crypto refund first sends a `cash_out` (spec §4.2) and only then asks Medusa to record
  * the refund (`refundPaymentWorkflow`), which calls the provider's `refundPayment`. The provider
@@ -30,7 +32,7 @@ export const PLAIN_REFUND_MESSAGE =
 function isAuthorization(value: unknown): value is CryptoRefundAuthorization {
   if (typeof value !== "object" || value === null) return false
   const record = value as Record<string, unknown>
-  return typeof record.withdrawal_id === "string" && typeof record.amount === "string"
+  return typeof record.withdrawal_id === "string" && typeof record.amount === "string" && isDecimalString(record.amount)
 }
 
 /**

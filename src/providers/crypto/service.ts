@@ -70,7 +70,7 @@ const text = (data: SessionData | undefined, key: string): string | undefined =>
 /**
  * The crypto payment provider: a thin adapter between Medusa's payment module and the gateway
  * client. Money states always come from the gateway (`operations.retrieve`), mapped by the one
- * status map (status.ts).
+ * status map (src/core/payment-state.ts).
  */
 class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProviderOptions> {
   static override identifier = CRYPTO_PROVIDER_IDENTIFIER
@@ -210,7 +210,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const amount = sessionAmountToDecimalString(input.amount, "refund amount")
-    // The admin's crypto refund sent the coins first and authorized exactly this amount (issue 5).
+    // The admin's crypto refund sent the coins first and authorized exactly this amount
+    // (refund-authorization.ts).
     const data = consumeCryptoRefundAuthorization(input.data, amount, input.context?.idempotency_key)
     if (data !== undefined) {
       return { data }
@@ -250,8 +251,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
 
   /**
    * The built-in `/hooks/payment/crypto_<id>` route is not how this plugin takes callbacks (it
-   * acknowledges before verifying and drops multipart bodies, research §2). Anything sent there
-   * is answered `not_supported`, and the log says which URL to configure.
+   * acknowledges before verifying and drops multipart bodies, docs/architecture.md#callback-route).
+   * Anything sent there is answered `not_supported`, and the log says which URL to configure.
    */
   async getWebhookActionAndData(_payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     this.logger_.warn(
@@ -367,7 +368,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     }
   }
 
-  /** What the storefront may read from the session (never the key, research §1.2). */
+  /** What the storefront may read from the session (never the key: session data reaches the storefront). */
   private sessionData(
     invoice: Invoice,
     context: { sessionId: string; providerId: string; orderNumber: string; sourceAmount: string; sourceCurrency: string }

@@ -2,7 +2,7 @@ import type { BigNumberInput, Logger, MedusaContainer } from "@medusajs/framewor
 import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { cancelOrderWorkflow, completeCartWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { CRYPTO_MODULE } from "../../modules/crypto"
+import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
 import { isCryptoSessionStatus, isForwardMove, type CryptoSessionStatus } from "../../core/payment-state"
@@ -27,36 +27,73 @@ export interface AppliedCryptoInvoice {
   order_id: string | null
 }
 
-type Query = ReturnType<typeof queryOf>
-const queryOf = (container: MedusaContainer) => container.resolve(ContainerRegistrationKeys.QUERY)
+/** The part of Query this step reads: payment sessions, payments, the order of a cart, an order. */
+export interface ApplyQuery {
+  graph(input: { entity: string; fields: string[]; filters: Record<string, unknown> }): Promise<{ data: Array<Record<string, unknown> | undefined> }>
+}
 
-async function orderIdForCart(query: Query, cartId: string): Promise<string | null> {
+/**
+ * What applying an assessment needs from the application: our invoice mirror, Query, the logger,
+ * and Medusa's own workflows that move the payment and the order. Built from the step's container
+ * (`applyDepsOf`); unit tests pass fakes.
+ */
+export interface ApplyDeps {
+  cryptoModule: Pick<CryptoModuleService, "retrieveCryptoInvoice" | "updateCryptoInvoices">
+  query: ApplyQuery
+  logger: Pick<Logger, "warn">
+  /** `processPaymentWorkflow` with `captured` for the session amount (major units, decimal string). */
+  capturePayment(sessionId: string, amount: string): Promise<void>
+  /** `completeCartWorkflow`: places the order of the cart. */
+  completeCart(cartId: string): Promise<void>
+  /** `cancelOrderWorkflow`: cancels the order and releases its reservations. */
+  cancelOrder(orderId: string): Promise<void>
+}
+
+export function applyDepsOf(container: MedusaContainer): ApplyDeps {
+  return {
+    cryptoModule: resolveCryptoModule(container),
+    query: container.resolve(ContainerRegistrationKeys.QUERY),
+    logger: container.resolve<Logger>(ContainerRegistrationKeys.LOGGER),
+    capturePayment: async (sessionId, amount) => {
+      await processPaymentWorkflow(container).run({ input: { action: PaymentActions.SUCCESSFUL, data: { session_id: sessionId, amount } } })
+    },
+    completeCart: async (cartId) => {
+      await completeCartWorkflow(container).run({ input: { id: cartId } })
+    },
+    cancelOrder: async (orderId) => {
+      await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
+    },
+  }
+}
+
+async function orderIdForCart(query: ApplyQuery, cartId: string): Promise<string | null> {
   const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
   const orderId: unknown = data[0]?.order_id
   return typeof orderId === "string" ? orderId : null
 }
 
-async function capturedPaymentExists(query: Query, sessionId: string): Promise<boolean> {
+async function capturedPaymentExists(query: ApplyQuery, sessionId: string): Promise<boolean> {
   const { data } = await query.graph({ entity: "payment", fields: ["id", "captured_at"], filters: { payment_session_id: sessionId } })
-  return data.some((payment) => payment.captured_at !== null && payment.captured_at !== undefined)
+  return data.some((payment) => payment?.captured_at !== null && payment?.captured_at !== undefined)
 }
 
 export const applyCryptoInvoiceStepId = "apply-crypto-invoice"
 
 /**
  * Moves the Medusa payment and order to what the gateway says, through Medusa's own workflows:
- * - captured: `processPaymentWorkflow` with `captured` (places the order if needed; research
- *   §2.5: it only ever gets `captured`, since it completes the cart whatever the action);
+ * - captured: `processPaymentWorkflow` with `captured` (places the order if needed; it
+ *   only ever gets `captured`, since it completes the cart whatever the action,
+ *   docs/architecture.md#medusa-workflows);
  * - pending_authorization (order on detection): `completeCartWorkflow`, whose authorization
- *   returns `pending_authorization` and places the order with the payment awaiting (§0.8);
+ *   returns `pending_authorization` and places the order with the payment awaiting;
  * - canceled: `cancelOrderWorkflow` for an order placed on detection (releases reservations);
  * - pending / error: nothing moves in Medusa; the mirror records it.
  * Never backwards: a terminal state stays; each branch checks Medusa's state first, so running
  * it twice does nothing the second time.
  */
 export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async (input: CryptoInvoiceAssessment, { container }) => {
-  const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
-  const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
+  const deps = applyDepsOf(container)
+  const invoice = await deps.cryptoModule.retrieveCryptoInvoice(input.invoice_id)
   const before: InvoiceBeforeSync = {
     id: invoice.id,
     provider_id: invoice.provider_id,
@@ -66,7 +103,7 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
     session_status: isCryptoSessionStatus(invoice.session_status) ? invoice.session_status : "pending",
     refund_due_amount: invoice.refund_due_amount,
   }
-  const applied = await applyCryptoInvoice(input, container)
+  const applied = await applyCryptoInvoice(input, deps)
   const seen = seenFields(input)
   if (seen !== undefined) {
     await raiseCryptoAttentions(container, invoiceAttentions(before, seen, applied))
@@ -78,26 +115,12 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
 function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefined {
   const { kind, session_status, gateway_status, active_txn_id, siblings_with_money } = input
   if (kind === null || session_status === null || gateway_status === null || active_txn_id === null) return undefined
-  return {
-    ...input,
-    kind,
-    session_status,
-    gateway_status,
-    active_txn_id,
-    received_amount: input.received_amount,
-    expected_amount: input.expected_amount,
-    overpaid_amount: input.overpaid_amount,
-    underpaid_amount: input.underpaid_amount,
-    refund_due_amount: input.refund_due_amount,
-    psys_cid: input.psys_cid,
-    currency: input.currency,
-    siblings_with_money: siblings_with_money ?? [],
-  }
+  return { ...input, kind, session_status, gateway_status, active_txn_id, siblings_with_money: siblings_with_money ?? [] }
 }
 
-async function applyCryptoInvoice(input: CryptoInvoiceAssessment, container: MedusaContainer): Promise<AppliedCryptoInvoice> {
-  const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
-  const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+/** The step's work, on its collaborators (see {@link applyCryptoInvoiceStep}). */
+export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: ApplyDeps): Promise<AppliedCryptoInvoice> {
+  const { cryptoModule, logger, query } = deps
   const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
   const current: CryptoSessionStatus = isCryptoSessionStatus(invoice.session_status) ? invoice.session_status : "pending"
   const respond = (outcome: AppliedCryptoInvoice["outcome"], sessionStatus: CryptoSessionStatus, orderId: string | null): AppliedCryptoInvoice => ({
@@ -144,14 +167,14 @@ async function applyCryptoInvoice(input: CryptoInvoiceAssessment, container: Med
     return respond("ignored_backward", current, invoice.order_id)
   }
 
-  const query = queryOf(container)
   const { data: sessions } = await query.graph({
     entity: "payment_session",
     fields: ["id", "raw_amount"],
     filters: { id: invoice.session_id },
   })
   const session = sessions[0]
-  if (session === undefined) {
+  const sessionId = session?.id
+  if (session === undefined || typeof sessionId !== "string") {
     // Nothing can move in Medusa; the gateway's state is kept so the job stops polling once final.
     await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: target })
     logger.warn(
@@ -164,25 +187,23 @@ async function applyCryptoInvoice(input: CryptoInvoiceAssessment, container: Med
   let orderId = cartId === null ? null : await orderIdForCart(query, cartId)
   switch (target) {
     case "captured": {
-      const settled = (await capturedPaymentExists(query, session.id)) && (cartId === null || orderId !== null)
+      const settled = (await capturedPaymentExists(query, sessionId)) && (cartId === null || orderId !== null)
       if (!settled) {
         // Major units of the session amount, as an exact, validated decimal string.
         const amount = sessionAmountToDecimalString(session.raw_amount as BigNumberInput, "payment session amount")
-        await processPaymentWorkflow(container).run({
-          input: { action: PaymentActions.SUCCESSFUL, data: { session_id: session.id, amount } },
-        })
+        await deps.capturePayment(sessionId, amount)
       }
       break
     }
     case "pending_authorization": {
       if (cartId !== null && orderId === null) {
-        await completeCartWorkflow(container).run({ input: { id: cartId } })
+        await deps.completeCart(cartId)
       }
       break
     }
     case "canceled": {
       if (orderId !== null) {
-        await cancelOrderPlacedOnDetection(container, logger, orderId, invoice.order_number)
+        await cancelOrderPlacedOnDetection(deps, orderId, invoice.order_number)
       }
       break
     }
@@ -196,8 +217,8 @@ async function applyCryptoInvoice(input: CryptoInvoiceAssessment, container: Med
     orderId = await orderIdForCart(query, cartId)
   }
   if (cartId !== null && orderId === null && (target === "captured" || target === "pending_authorization")) {
-    // Cart completion failed inside Medusa's workflow (it does not throw, research §2.5): keep
-    // the applied state so the reconciliation job tries again.
+    // Cart completion failed inside Medusa's workflow (it does not throw,
+    // docs/architecture.md#medusa-workflows): keep the applied state so the job tries again.
     await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed })
     logger.warn(`crypto invoice ${invoice.order_number}: cart ${cartId} could not be completed yet; the reconciliation job will retry`)
     return respond("incomplete", current, null)
@@ -206,8 +227,8 @@ async function applyCryptoInvoice(input: CryptoInvoiceAssessment, container: Med
   return respond("applied", target, orderId)
 }
 
-async function cancelOrderPlacedOnDetection(container: MedusaContainer, logger: Logger, orderId: string, orderNumber: string): Promise<void> {
-  const query = queryOf(container)
+async function cancelOrderPlacedOnDetection(deps: ApplyDeps, orderId: string, orderNumber: string): Promise<void> {
+  const { query, logger } = deps
   const { data } = await query.graph({
     entity: "order",
     fields: ["id", "status", "payment_collections.payments.captured_at"],
@@ -218,13 +239,12 @@ async function cancelOrderPlacedOnDetection(container: MedusaContainer, logger: 
     return
   }
   type PaymentRow = { captured_at?: unknown } | null
-  const payments: PaymentRow[] = (order.payment_collections ?? []).flatMap(
-    (collection: { payments?: PaymentRow[] } | null) => collection?.payments ?? []
-  )
+  const collections = Array.isArray(order.payment_collections) ? (order.payment_collections as Array<{ payments?: PaymentRow[] } | null>) : []
+  const payments: PaymentRow[] = collections.flatMap((collection) => collection?.payments ?? [])
   const captured = payments.some((payment) => payment?.captured_at !== null && payment?.captured_at !== undefined)
   if (captured) {
     logger.warn(`crypto invoice ${orderNumber}: order ${orderId} has a captured payment; it is not canceled automatically`)
     return
   }
-  await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
+  await deps.cancelOrder(orderId)
 }

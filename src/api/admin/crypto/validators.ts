@@ -1,13 +1,13 @@
 import { z } from "@medusajs/framework/zod"
 import { Decimal } from "decimal.js"
+import { isDecimalString } from "../../../gateway"
 
-const DECIMAL = /^\d+(\.\d+)?$/
 /** A positive decimal string: money never travels as a JSON number (it would be a float). */
 const positiveDecimal = (field: string) =>
   z
     .string({ error: `${field} must be a decimal string such as "0.015"` })
     .trim()
-    .regex(DECIMAL, `${field} must be a plain decimal such as "0.015" (no sign, exponent or spaces)`)
+    .refine(isDecimalString, `${field} must be a plain decimal such as "0.015" (no sign, exponent or spaces)`)
     .refine((value) => /[1-9]/.test(value), `${field} must be greater than 0`)
 const coin = (field: string) =>
   z
@@ -189,7 +189,8 @@ export const AdminUpdateCryptoSettings = z
     underpaid_tolerance_percent: z
       .string({ error: 'underpaid_tolerance_percent must be a decimal string such as "0.5"' })
       .trim()
-      .regex(DECIMAL, 'underpaid_tolerance_percent must be a decimal such as "0.5"')
+      // Aborts: the bound check below parses the value.
+      .refine(isDecimalString, { message: 'underpaid_tolerance_percent must be a decimal such as "0.5"', abort: true })
       .refine((value) => new Decimal(value).lte(100), "underpaid_tolerance_percent must be at most 100")
       .nullable()
       .optional(),

@@ -23,7 +23,8 @@ const DRAIN_FACTOR = 8
 /**
  * Reads a request body as raw bytes, up to `limit` bytes. The route runs with Medusa's body
  * parser off (src/api/middlewares.ts) because the signature covers the exact bytes, and the
- * gateway's default body is multipart, which Medusa does not parse (research §2.2).
+ * gateway's default body is multipart, which Medusa does not parse
+ * (docs/architecture.md#callback-route).
  *
  * Past the limit nothing more is kept; the rest is read and dropped so the sender still gets its
  * 413 answer, unless it goes on beyond `DRAIN_FACTOR` times the limit, when the stream is cut.

@@ -15,4 +15,8 @@ describe("crypto refund authorization", () => {
   it("refuses a refund of another amount than the authorized one", () => {
     expect(consumeCryptoRefundAuthorization({ crypto_refund_authorization: authorization }, "5", "ref_1")).toBeUndefined()
   })
+
+  it("refuses an authorization whose amount is not a decimal string", () => {
+    expect(consumeCryptoRefundAuthorization({ crypto_refund_authorization: { ...authorization, amount: "4,25" } }, "4.25", "ref_1")).toBeUndefined()
+  })
 })

@@ -1,0 +1,197 @@
+import type { CryptoSessionStatus } from "../../core/payment-state"
+import type { CryptoInvoiceAssessment } from "../steps/assess-crypto-invoice"
+import { applyCryptoInvoice, type ApplyDeps } from "../steps/apply-crypto-invoice"
+
+type Row = Record<string, unknown>
+
+/** One invoice mirror row, Medusa's rows as Query returns them, and a record of every move. */
+function world(invoiceOverrides: Row = {}) {
+  const invoice: Row = {
+    id: "cinv_1",
+    order_number: "cart_1",
+    cart_id: "cart_1",
+    session_id: "payses_1",
+    session_status: "pending",
+    order_id: null,
+    expected_amount: "0.000175",
+    psys_cid: "BTC",
+    currency: "BTC",
+    errored_at: null,
+    superseded_by: null,
+    ...invoiceOverrides,
+  }
+  const medusa = {
+    sessions: [{ id: "payses_1", raw_amount: { value: "123456789.123456789012", precision: 20 } }] as Row[],
+    payments: [] as Row[],
+    orderOfCart: null as string | null,
+    order: { id: "order_1", status: "pending", payment_collections: [{ payments: [{ captured_at: null }] }] } as Row,
+  }
+  const moves: string[] = []
+  const warnings: string[] = []
+  const deps: ApplyDeps = {
+    cryptoModule: {
+      retrieveCryptoInvoice: (async () => ({ ...invoice })) as unknown as ApplyDeps["cryptoModule"]["retrieveCryptoInvoice"],
+      updateCryptoInvoices: (async (data: Row) => Object.assign(invoice, data)) as unknown as ApplyDeps["cryptoModule"]["updateCryptoInvoices"],
+    },
+    query: {
+      graph: async ({ entity }) => {
+        if (entity === "payment_session") return { data: medusa.sessions }
+        if (entity === "payment") return { data: medusa.payments }
+        if (entity === "order_cart") return { data: medusa.orderOfCart === null ? [] : [{ order_id: medusa.orderOfCart }] }
+        if (entity === "order") return { data: [medusa.order] }
+        return { data: [] }
+      },
+    },
+    logger: { warn: (message: string) => void warnings.push(message) },
+    capturePayment: async (sessionId, amount) => {
+      moves.push(`capture ${sessionId} ${amount}`)
+      medusa.orderOfCart = "order_1"
+    },
+    completeCart: async (cartId) => {
+      moves.push(`complete ${cartId}`)
+      medusa.orderOfCart = "order_1"
+    },
+    cancelOrder: async (orderId) => void moves.push(`cancel ${orderId}`),
+  }
+  return { invoice, medusa, moves, warnings, deps }
+}
+
+const assessment = (sessionStatus: CryptoSessionStatus | null, gatewayStatus: string | null, extra: Partial<CryptoInvoiceAssessment> = {}): CryptoInvoiceAssessment => ({
+  invoice_id: "cinv_1",
+  kind: null,
+  session_status: sessionStatus,
+  gateway_status: gatewayStatus,
+  active_txn_id: gatewayStatus === null ? null : "INV-1",
+  received_amount: null,
+  expected_amount: null,
+  overpaid_amount: null,
+  underpaid_amount: null,
+  refund_due_amount: null,
+  psys_cid: null,
+  currency: null,
+  siblings_with_money: null,
+  ...extra,
+})
+
+describe("applyCryptoInvoice", () => {
+  it("stores the amounts with the coin of the invoice that holds them after a currency switch", async () => {
+    const { deps, invoice } = world()
+    await applyCryptoInvoice(assessment("captured", "mismatch", { kind: "paid", active_txn_id: "INV-2", received_amount: "0.3", overpaid_amount: "0.1", psys_cid: "LTC", currency: "LTC" }), deps)
+    expect(invoice).toMatchObject({ psys_cid: "LTC", currency: "LTC", active_txn_id: "INV-2", overpaid_amount: "0.1" })
+  })
+
+  it("stores the shortfall of an underpayment accepted within the tolerance", async () => {
+    const { deps, invoice } = world()
+    await applyCryptoInvoice(assessment("captured", "expired", { kind: "paid", received_amount: "0.00017", underpaid_amount: "0.000005" }), deps)
+    expect(invoice).toMatchObject({ underpaid_amount: "0.000005", session_status: "captured" })
+  })
+
+  it("captures an invoice applied as error once the gateway reports it completed", async () => {
+    const { deps, moves } = world({ session_status: "error", errored_at: new Date() })
+    const applied = await applyCryptoInvoice(assessment("captured", "completed", { kind: "paid" }), deps)
+    expect(applied).toMatchObject({ outcome: "applied", session_status: "captured" })
+    expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
+  })
+
+  it("moves nothing for an invoice a new amount superseded, even when paid", async () => {
+    const { deps, moves } = world({ superseded_by: "cinv_2" })
+    const applied = await applyCryptoInvoice(assessment("captured", "completed", { kind: "paid", received_amount: "0.000175" }), deps)
+    expect(applied).toMatchObject({ outcome: "superseded" })
+    expect(moves).toEqual([])
+  })
+
+  it("records money seen on a canceled invoice (a late payment) without moving Medusa", async () => {
+    const { deps, moves, invoice } = world({ session_status: "canceled", received_amount: null })
+    const applied = await applyCryptoInvoice(assessment("captured", "completed", { kind: "paid", received_amount: "0.000175", psys_cid: "BTC" }), deps)
+    expect(applied).toMatchObject({ outcome: "ignored_backward", session_status: "canceled" })
+    expect(invoice).toMatchObject({ received_amount: "0.000175", session_status: "canceled" })
+    expect(moves).toEqual([])
+  })
+
+  it("moves nothing for an invoice that never reached the gateway", async () => {
+    const { deps, moves } = world()
+    expect(await applyCryptoInvoice(assessment(null, null), deps)).toEqual({ invoice_id: "cinv_1", outcome: "not_created", session_status: "pending", order_id: null })
+    expect(moves).toEqual([])
+  })
+
+  it("captures the session amount, exact, when the gateway says paid, and records the order", async () => {
+    const { deps, moves, invoice } = world()
+    const applied = await applyCryptoInvoice(assessment("captured", "completed", { received_amount: "0.000175" }), deps)
+    expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
+    expect(applied).toEqual({ invoice_id: "cinv_1", outcome: "applied", session_status: "captured", order_id: "order_1" })
+    expect(invoice).toMatchObject({ session_status: "captured", order_id: "order_1", gateway_status: "completed", received_amount: "0.000175" })
+  })
+
+  it("does not capture twice: a captured payment with its order already placed moves nothing", async () => {
+    const { deps, moves, medusa } = world()
+    medusa.payments = [{ id: "pay_1", captured_at: new Date() }]
+    medusa.orderOfCart = "order_1"
+    expect((await applyCryptoInvoice(assessment("captured", "completed"), deps)).outcome).toBe("applied")
+    expect(moves).toEqual([])
+  })
+
+  it("places the order on detection by completing the cart", async () => {
+    const { deps, moves } = world()
+    const applied = await applyCryptoInvoice(assessment("pending_authorization", "pending"), deps)
+    expect(moves).toEqual(["complete cart_1"])
+    expect(applied).toMatchObject({ outcome: "applied", session_status: "pending_authorization", order_id: "order_1" })
+  })
+
+  it("keeps the applied state when the cart could not be completed, so the job retries", async () => {
+    const { deps, invoice, warnings } = world()
+    deps.completeCart = async () => undefined
+    const applied = await applyCryptoInvoice(assessment("pending_authorization", "pending"), deps)
+    expect(applied).toEqual({ invoice_id: "cinv_1", outcome: "incomplete", session_status: "pending", order_id: null })
+    expect(invoice.session_status).toBe("pending")
+    expect(warnings).toEqual(["crypto invoice cart_1: cart cart_1 could not be completed yet; the reconciliation job will retry"])
+  })
+
+  it("cancels an order placed on detection when the invoice fails", async () => {
+    const { deps, moves, medusa } = world({ session_status: "pending_authorization", order_id: "order_1" })
+    medusa.orderOfCart = "order_1"
+    const applied = await applyCryptoInvoice(assessment("canceled", "expired", { refund_due_amount: "0.0001" }), deps)
+    expect(moves).toEqual(["cancel order_1"])
+    expect(applied).toMatchObject({ outcome: "applied", session_status: "canceled" })
+  })
+
+  it("never cancels an order whose payment is captured, and says so", async () => {
+    const { deps, moves, medusa, warnings } = world({ session_status: "pending_authorization", order_id: "order_1" })
+    medusa.orderOfCart = "order_1"
+    medusa.order = { id: "order_1", status: "pending", payment_collections: [{ payments: [{ captured_at: new Date() }] }] }
+    await applyCryptoInvoice(assessment("canceled", "expired"), deps)
+    expect(moves).toEqual([])
+    expect(warnings).toEqual(["crypto invoice cart_1: order order_1 has a captured payment; it is not canceled automatically"])
+  })
+
+  it("ignores a late pending after captured and keeps the captured state", async () => {
+    const { deps, moves, invoice } = world({ session_status: "captured", order_id: "order_1" })
+    const applied = await applyCryptoInvoice(assessment("pending_authorization", "pending"), deps)
+    expect(applied).toEqual({ invoice_id: "cinv_1", outcome: "ignored_backward", session_status: "captured", order_id: "order_1" })
+    expect(moves).toEqual([])
+    expect(invoice.session_status).toBe("captured")
+  })
+
+  it("warns when a terminal state is contradicted by the gateway, moving nothing", async () => {
+    const { deps, moves, warnings } = world({ session_status: "canceled" })
+    await applyCryptoInvoice(assessment("captured", "completed", { received_amount: "1" }), deps)
+    expect(moves).toEqual([])
+    expect(warnings).toEqual(["crypto invoice cart_1: the gateway now says completed after canceled was applied; nothing moved (money received: 1)"])
+  })
+
+  it("only records the gateway's state when the payment session is gone", async () => {
+    const { deps, moves, medusa, invoice } = world()
+    medusa.sessions = []
+    const applied = await applyCryptoInvoice(assessment("captured", "completed"), deps)
+    expect(applied).toMatchObject({ outcome: "session_gone", session_status: "captured" })
+    expect(moves).toEqual([])
+    expect(invoice.session_status).toBe("captured")
+  })
+
+  it("moves nothing on a gateway error, keeps the payment open and logs it", async () => {
+    const { deps, moves, warnings } = world()
+    const applied = await applyCryptoInvoice(assessment("error", "error"), deps)
+    expect(applied).toMatchObject({ outcome: "applied", session_status: "error" })
+    expect(moves).toEqual([])
+    expect(warnings).toEqual(["crypto invoice cart_1: the gateway reports an error; the payment stays open for a manual check"])
+  })
+})
