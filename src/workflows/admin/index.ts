@@ -15,3 +15,6 @@ export type { ReconciledCryptoWithdrawal } from "./steps/reconcile-crypto-withdr
 export type { CreateCryptoExchangeInput, CryptoExchangeRecord } from "./steps/reserve-crypto-exchange"
 export type { SentCryptoExchange } from "./steps/send-crypto-exchange"
 export type { ResolveCryptoExchangeInput } from "./steps/resolve-crypto-exchange"
+export * from "./crypto-attention"
+export type { ResolveCryptoAttentionInput } from "./steps/resolve-crypto-attention"
+export type { CreateCryptoAttentionRefundInput } from "./steps/prepare-crypto-attention-refund"

@@ -1,5 +1,6 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { holdingInvoice } from "../../core/account"
 
 /** The crypto invoice a cart is paying now, and the payment session and collection it belongs to. */
 export interface CartCryptoInvoice {
@@ -20,8 +21,9 @@ export const CART_NOT_FOUND_MESSAGE = "Not found"
 export const findCartCryptoInvoiceStepId = "find-cart-crypto-invoice"
 
 /**
- * The active invoice of a cart: the one that pays a session the cart's payment collection holds now,
- * else (after the order was placed, or the session was replaced) the latest attempt.
+ * The active invoice of a cart: the one that holds the cart's money (src/core/account.ts
+ * `holdingInvoice`): the live invoice of a session the cart's payment collection holds now, never one
+ * a new amount superseded; else the paid one; else the latest attempt.
  */
 export const findCartCryptoInvoiceStep = createStep(findCartCryptoInvoiceStepId, async (input: { cart_id: string }, { container }) => {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -36,7 +38,7 @@ export const findCartCryptoInvoiceStep = createStep(findCartCryptoInvoiceStepId,
       ? { data: [] }
       : await query.graph({
           entity: "crypto_invoice",
-          fields: ["id", "attempt", "session_id", "provider_id", "payment_collection_id"],
+          fields: ["id", "attempt", "session_id", "provider_id", "payment_collection_id", "superseded_by", "session_status"],
           filters: { cart_id: input.cart_id },
         })
   if (cart === undefined || invoices.length === 0) {
@@ -44,8 +46,13 @@ export const findCartCryptoInvoiceStep = createStep(findCartCryptoInvoiceStepId,
   }
   const sessions: Array<{ id?: unknown } | null> = cart.payment_collection?.payment_sessions ?? []
   const sessionIds = new Set(sessions.map((session) => session?.id))
-  const active =
-    invoices.find((invoice) => sessionIds.has(invoice.session_id)) ?? [...invoices].sort((a, b) => Number(b.attempt) - Number(a.attempt))[0]
+  const active = holdingInvoice(
+    invoices.map((invoice) => ({ ...invoice, attempt: Number(invoice.attempt), superseded_by: invoice.superseded_by ?? null })),
+    [...sessionIds].filter((id): id is string => typeof id === "string")
+  )
+  if (active === undefined) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
+  }
   return new StepResponse<CartCryptoInvoice>({
     cart_id: input.cart_id,
     invoice_id: active.id,

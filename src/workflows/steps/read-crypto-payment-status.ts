@@ -1,5 +1,6 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { accountOfInvoices, type InvoiceAccount } from "../../core/account"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { CART_NOT_FOUND_MESSAGE } from "./find-cart-crypto-invoice"
@@ -42,7 +43,11 @@ export interface StoreCryptoPaymentInvoice {
   pending_amount: string | null
   received_amount: string | null
   overpaid_amount: string | null
+  /** The shortfall of a payment accepted within the underpaid tolerance, in the coin. */
+  underpaid_amount: string | null
   refund_due_amount: string | null
+  /** The invoice's account: expected, received, confirmed, sent back, refunded, held, with its coin (src/core/account.ts). */
+  account: InvoiceAccount | null
   address: string | null
   /** The gateway's QR image as a data URL (white-label). */
   qr_code: string | null
@@ -127,6 +132,8 @@ export const readCryptoPaymentStatusStep = createStep(
     const required = wholeNumber(sessionData.expected_confirmations)
     const current = wholeNumber(fields.confirmations)
     const psysCid = invoice.psys_cid
+    // Every amount with its coin, derived from the invoice and the withdrawals that name it (src/core/account.ts).
+    const { holding: account } = await accountOfInvoices(cryptoModule, [invoice], { payment_session_ids: [invoice.session_id] })
     const txUrls = Array.isArray(fields.tx_urls) ? fields.tx_urls.filter((url): url is string => typeof url === "string") : []
 
     return new StepResponse<StoreCryptoPaymentStatus>({
@@ -152,7 +159,9 @@ export const readCryptoPaymentStatusStep = createStep(
         pending_amount: whiteLabel ? (invoice.session_status === "captured" ? "0" : text(fields.pending_amount) ?? (sameInvoice ? text(sessionData.pending_amount) : null)) : null,
         received_amount: invoice.received_amount,
         overpaid_amount: invoice.overpaid_amount,
+        underpaid_amount: invoice.underpaid_amount,
         refund_due_amount: invoice.refund_due_amount,
+        account,
         address: whiteLabel && sameInvoice ? text(sessionData.wallet_hash) : null,
         qr_code: whiteLabel && sameInvoice ? qrDataUrl(fields.qr_code ?? sessionData.qr_code) : null,
         expires_at: sameInvoice ? isoFromSeconds(sessionData.expire_utc) : null,
