@@ -313,7 +313,7 @@ medusaIntegrationTestRunner({
         // The same payment made earlier outside the admin (the gateway's dashboard): not this withdrawal.
         const earlier = await gateway.operations.withdraw({ currency: "ETH", type: "cash_out", to: [address], amount: ["0.01"], feePlan: "normal" })
         await pause(1100) // operations carry their creation time in whole seconds
-        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "malformed" })
+        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "malformed" })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         expect(first.status).toBe(202)
         expect(first.data.withdrawal).toMatchObject({ status: "outcome_unknown", active_fingerprint: expect.any(String) })
@@ -330,7 +330,7 @@ medusaIntegrationTestRunner({
 
       it("records a withdrawal answered with a gateway failure (5xx) as outcome unknown, not as refused", async () => {
         const address = ethAddress()
-        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "5xx" })
+        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         expect(first.status).toBe(202)
         expect(first.data.withdrawal.status).toBe("outcome_unknown")
@@ -340,7 +340,7 @@ medusaIntegrationTestRunner({
       it("keeps a timed-out withdrawal of a shop without white-label unknown after any wait, shows the operations that could be it, and refuses a resend until the merchant resolves it", async () => {
         const address = ethAddress()
         const body = { ...withdrawal(address), provider_id: PLAIN_PROVIDER_ID }
-        await sandboxControl(sandbox, plainShop, "/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        await controlOf(sandbox, plainShop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
         const first = await admin().post("/admin/crypto/withdrawals", body, auth)
         expect(first.status).toBe(202)
         const id = first.data.withdrawal.id
@@ -357,7 +357,7 @@ medusaIntegrationTestRunner({
 
       it("settles an unknown outcome with the operation the merchant names, recording who and when", async () => {
         const address = ethAddress()
-        await sandboxControl(sandbox, plainShop, "/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        await controlOf(sandbox, plainShop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
         const first = await admin().post("/admin/crypto/withdrawals", { ...withdrawal(address), provider_id: PLAIN_PROVIDER_ID }, auth)
         const [atGateway] = await plainCashOutIds()
         const resolved = await admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "operation", operation_id: atGateway }, auth)
@@ -372,7 +372,7 @@ medusaIntegrationTestRunner({
       })
 
       it("refuses to resolve an unknown outcome as not sent without a note, naming the field", async () => {
-        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "5xx" })
+        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(ethAddress()), auth)
         const { status, message } = await requestFailure(admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "not_sent" }, auth))
         expect(status).toBe(400)
@@ -381,7 +381,7 @@ medusaIntegrationTestRunner({
 
       it("allows the same payment again only after the merchant confirmed the first was not sent", async () => {
         const address = ethAddress()
-        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "5xx" })
+        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         const note = "confirmed not sent, I checked the gateway"
         const resolved = await admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "not_sent", note }, auth)
@@ -405,7 +405,7 @@ medusaIntegrationTestRunner({
       })
 
       it("lists the recorded withdrawals by status", async () => {
-        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "5xx" })
+        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
         const unknown = await admin().post("/admin/crypto/withdrawals", withdrawal(ethAddress()), auth)
         const list = await admin().get("/admin/crypto/withdrawals?status=outcome_unknown&purpose=withdrawal&limit=100", auth)
         expect(list.data.withdrawals.map((w: { id: string }) => w.id)).toContain(unknown.data.withdrawal.id)
@@ -463,7 +463,7 @@ medusaIntegrationTestRunner({
       async function paidDeposit(uid: string, amount: string): Promise<{ hash: string }> {
         const created = await admin().post("/admin/crypto/deposits", { uid, psys_cid: "LTC" }, auth)
         const hash = String(created.data.deposits[0].hash)
-        await sandboxControl(sandbox, shop, `/deposits/${hash}/pay`, { amount })
+        await controlOf(sandbox, shop).payDeposit(hash, { amount })
         await sandbox.callbacksIdle()
         return { hash }
       }
@@ -482,7 +482,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `buyer-${randomBytes(4).toString("hex")}@example.com` })
         const { hash } = await paidDeposit(customer.id, "0.1")
-        await sandboxControl(sandbox, shop, `/deposits/${hash}/pay`, { amount: "0.2" })
+        await controlOf(sandbox, shop).payDeposit(hash, { amount: "0.2" })
         await sandbox.callbacksIdle()
         const { data } = await admin().get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
         expect(data.addresses.map((a: { hash: string }) => a.hash)).toContain(hash)
@@ -548,7 +548,7 @@ medusaIntegrationTestRunner({
 
       it("records an exchange whose answer is malformed as outcome unknown and never creates it again for the same key", async () => {
         const body = exchangeBody()
-        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/exchanges/new", mode: "malformed" })
+        await controlOf(sandbox, shop).fault({ path: "/api/v1/exchanges/new", mode: "malformed" })
         const first = await admin().post("/admin/crypto/exchanges", body, auth)
         expect(first.status).toBe(202)
         expect(first.data.exchange.status).toBe("outcome_unknown")
@@ -559,7 +559,7 @@ medusaIntegrationTestRunner({
       })
 
       it("resolves an exchange of unknown outcome as not sent only with a note, recording who", async () => {
-        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/exchanges/new", mode: "5xx" })
+        await controlOf(sandbox, shop).fault({ path: "/api/v1/exchanges/new", mode: "5xx" })
         const first = await admin().post("/admin/crypto/exchanges", exchangeBody(), auth)
         expect(first.data.exchange.status).toBe("outcome_unknown")
         const path = `/admin/crypto/exchanges/${first.data.exchange.id}/resolve`
@@ -632,7 +632,7 @@ medusaIntegrationTestRunner({
         const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId }, auth)
         const [first, second] = [ethAddress(), ethAddress()]
         const refund = (address: string) => ({ idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "10.5", rate: quoted.quote.rate, address })
-        await sandboxControl(sandbox, shop, "/faults", { path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
         const unknown = await admin().post("/admin/crypto/refunds", refund(first), auth)
         expect(unknown.data.withdrawal.status).toBe("outcome_unknown")
 

@@ -16,7 +16,7 @@ import {
   createCryptoStore,
   orderIdsForCart,
   requestFailure,
-  sandboxControl,
+  controlOf,
   startCryptoCheckout,
   startTestSandbox,
   storefrontHeaders,
@@ -75,19 +75,19 @@ function part(txnId: string, fraction: string): string {
 }
 
 async function pay(txnId: string, amount?: string): Promise<void> {
-  await sandboxControl(sandbox, shop, `/invoices/${txnId}/pay`, amount === undefined ? {} : { amount })
+  await controlOf(sandbox, shop).pay(txnId, amount === undefined ? {} : { amount })
   await sandbox.callbacksIdle()
 }
 
 /** The shopper picks another coin on the gateway's hosted page: the new invoice's txn_id. */
 async function switchCoin(txnId: string, psysCid: string): Promise<string> {
-  const switched = await sandboxControl(sandbox, shop, `/invoices/${txnId}/switch`, { psys_cid: psysCid })
+  const switched = await controlOf(sandbox, shop).switchCurrency(txnId, psysCid)
   await sandbox.callbacksIdle()
   return String(switched.txn_id)
 }
 
 async function expireEverything(): Promise<void> {
-  await sandboxControl(sandbox, shop, "/clock/advance", { seconds: PAST_EXPIRY_SECONDS })
+  await controlOf(sandbox, shop).advanceClock(PAST_EXPIRY_SECONDS)
   await sandbox.callbacksIdle()
 }
 
@@ -173,7 +173,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        await sandboxControl(sandbox, shop, `/invoices/${txnId}/pay`, { error: "true" })
+        await controlOf(sandbox, shop).pay(txnId, { error: true })
         await sandbox.callbacksIdle()
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
         expect(await attentionItems(api, auth)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "invoice_error", evidence: expect.objectContaining({ txn_id: txnId }) })]))

@@ -13,7 +13,7 @@ import {
   createCryptoSession,
   orderIdsForCart,
   requestFailure,
-  sandboxControl,
+  controlOf,
   startCryptoCheckout,
   startTestSandbox,
   storefrontHeaders,
@@ -34,12 +34,8 @@ beforeAll(async () => {
 
 afterAll(() => testSandbox?.stop())
 
-function control(route: string, params: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  return sandboxControl(sandbox, shop, route, params)
-}
-
-async function payAndDeliver(txnId: string, params: Record<string, string> = {}): Promise<void> {
-  await control(`/invoices/${txnId}/pay`, params)
+async function payAndDeliver(txnId: string, options: { confirmations?: number } = {}): Promise<void> {
+  await controlOf(sandbox, shop).pay(txnId, options)
   await sandbox.callbacksIdle()
 }
 
@@ -100,12 +96,12 @@ medusaIntegrationTestRunner({
       it("shows the confirmations so far and the amount still due while a payment confirms", async () => {
         const store = await createCryptoStore(getContainer())
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        await payAndDeliver(txnId, { confirmations: "1" })
+        await payAndDeliver(txnId, { confirmations: 1 })
 
         const { data } = await getStatus(api, store)
 
         expect(data.invoice).toMatchObject({ status: "pending", confirmations: { current: 1, required: 3 }, pending_amount: "0" })
-        await control(`/invoices/${txnId}/confirm`)
+        await controlOf(sandbox, shop).confirm(txnId)
         await sandbox.callbacksIdle()
         const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
         expect((await getStatus(api, store)).data).toMatchObject({ order_id: orderId, invoice: { status: "completed", session_status: "captured", confirmations: { current: 3, required: 3 } } })
@@ -135,7 +131,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const first = await startCryptoCheckout(api, store)
-        await control("/clock/advance", { seconds: "7200" })
+        await controlOf(sandbox, shop).advanceClock(7200)
         await sandbox.callbacksIdle()
 
         const renewed = await refresh(api, store)
@@ -187,7 +183,7 @@ medusaIntegrationTestRunner({
       it("refuses a new invoice once money arrived on the invoice", async () => {
         const store = await createCryptoStore(getContainer())
         const { txnId } = await startCryptoCheckout(api, store)
-        await payAndDeliver(txnId, { confirmations: "0" })
+        await payAndDeliver(txnId, { confirmations: 0 })
 
         const refused = await refresh(api, store, { cart_id: store.cartId, psys_cid: "LTC" })
 
@@ -210,7 +206,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store)
-        await control(`/invoices/${txnId}/pay`)
+        await controlOf(sandbox, shop).pay(txnId)
         const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
         const [row] = await mirrorOf(container, store.cartId)
         await cryptoModule.updateCryptoInvoices({ id: row.id, last_synced_at: new Date() })
