@@ -6,6 +6,8 @@ export interface InvoiceRecordForCheck {
   order_number: string
   /** The first invoice of the chain, the one we created. */
   txn_id: string | null
+  /** The invoice of the chain that holds the money (after a currency switch); its coin is `psys_cid`. */
+  active_txn_id?: string | null
   psys_cid: string | null
   currency: string | null
   /** `invoice_total_sum` at creation: what the shopper must send, in the invoice's coin. */
@@ -40,8 +42,9 @@ const sameAmount = (a: string, b: string): boolean => isDecimalString(a) && isDe
  * - Every invoice of a switch chain keeps the fiat amount and the order number (spec §2.1), so
  *   `order_number`, `source_currency` and `source_amount` are checked for all of them.
  * - The coin (`psys_cid`, white-label shops only; `currency`) and the amount asked
- *   (`invoice_total_sum`) are checked only for the invoice we created: a switched invoice asks
- *   another coin and amount by design.
+ *   (`invoice_total_sum`) are checked only for the invoice whose coin and amounts the record holds
+ *   (the active one of the chain, else the one we created): a sibling of a switch chain asks
+ *   another coin and amount by design, and two coins are never compared.
  * - `amount` (what was received) must be a decimal; how it compares with what was asked is the
  *   status map's business (under- and overpayment), not a discrepancy.
  *
@@ -64,7 +67,8 @@ export function checkCallbackAgainstInvoice(
   compare("source_amount", invoice.source_amount, sameAmount)
 
   const txnId = textOf(fields, "txn_id")
-  const isOurInvoice = invoice.txn_id !== null && txnId === invoice.txn_id
+  const recorded = invoice.active_txn_id ?? invoice.txn_id
+  const isOurInvoice = recorded !== null && recorded !== undefined && txnId === recorded
   if (isOurInvoice) {
     compare("psys_cid", invoice.psys_cid, sameText)
     compare("currency", invoice.currency, sameText)

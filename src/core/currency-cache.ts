@@ -18,6 +18,8 @@ export interface CachedCurrency {
   min_sum_in: string | null
   precision: string | null
   maintenance: boolean
+  /** The shop disabled this coin in its settings (spec §2.4 `hidden`, non-zero): never offered to shoppers. */
+  hidden: boolean
 }
 
 function toCached(currency: Currency): CachedCurrency {
@@ -30,13 +32,14 @@ function toCached(currency: Currency): CachedCurrency {
     min_sum_in: currency.min_sum_in ? currency.min_sum_in.toFixed() : null,
     precision: currency.precision ?? null,
     maintenance: currency.maintenance === true,
+    hidden: typeof currency.hidden === "number" && currency.hidden !== 0,
   }
 }
 
 /** The stored JSON value: `{ currencies: CachedCurrency[] }`. */
 function cachedList(value: Record<string, unknown>): CachedCurrency[] | undefined {
   const list = value.currencies
-  return Array.isArray(list) && list.every((entry) => typeof entry === "object" && entry !== null && "psys_cid" in entry)
+  return Array.isArray(list) && list.every((entry) => typeof entry === "object" && entry !== null && "psys_cid" in entry && "hidden" in entry)
     ? (list as CachedCurrency[]) // shape checked just above; written only by this file
     : undefined
 }
@@ -93,6 +96,14 @@ export async function listCurrencies(
 }
 
 /**
+ * The coins a shopper may pick: those the merchant accepts (`allowed`, empty = all) that the shop
+ * has not disabled at the gateway (spec §2.4 `hidden`, spec §4.8).
+ */
+export function offeredCoins(all: readonly CachedCurrency[], allowed: readonly string[]): CachedCurrency[] {
+  return all.filter((coin) => !coin.hidden && (allowed.length === 0 || allowed.includes(coin.psys_cid)))
+}
+
+/**
  * A fiat amount in a coin at `fiat_rate`, rounded UP to the coin's decimals (8 when unknown) so
  * the figure shown is never less than what the invoice will ask. Display only: the invoice's own
  * amount is the gateway's.
@@ -102,4 +113,26 @@ export function convertToCoin(fiatAmount: string, currency: CachedCurrency): str
     return null
   }
   return fiatToCoin(fiatAmount, currency.fiat_rate, coinPlaces(currency.precision), "up").toFixed()
+}
+
+/**
+ * The coin ID (psys_cid) of a coin code (`currency`, e.g. "BTC"), for an invoice whose callback
+ * names only the code (spec §6.1, shops without white-label). The invoice's own coin wins when it
+ * has that code; a code two coins share (a token on two networks) with no such hint stays unknown
+ * (null) rather than guessed.
+ */
+export async function resolveCoinId(
+  client: { currencies: Pick<GatewayClient["currencies"], "list"> },
+  cryptoModule: RateCacheStore,
+  fiat: string,
+  code: string | null,
+  known: { psys_cid: string | null; currency: string | null }
+): Promise<string | null> {
+  if (code === null) return null
+  const same = (a: string | null, b: string) => a !== null && a.toUpperCase() === b.toUpperCase()
+  if (known.psys_cid !== null && (same(known.currency, code) || same(known.psys_cid, code))) {
+    return known.psys_cid
+  }
+  const matches = (await listCurrencies(client, cryptoModule, fiat)).filter((coin) => same(coin.currency, code))
+  return matches.length === 1 ? matches[0].psys_cid : null
 }

@@ -4,6 +4,7 @@ import type CryptoModuleService from "../modules/crypto/service"
 import type { ResolvedCryptoOptions } from "./options"
 import {
   mapInvoiceChain,
+  mapInvoiceStatus,
   type CryptoSessionStatus,
   type InvoiceObservation,
   type SessionOutcome,
@@ -29,6 +30,30 @@ export interface InvoiceAssessment {
   /** The invoice of the chain that decided. */
   active: Operation
   observation: InvoiceObservation
+  /** The coin of the deciding invoice: every amount of the observation is in it. */
+  coin: InvoiceCoin
+  /** The other invoices of the chain that received money (e.g. a `cancelled duplicate` paid too). */
+  siblingsWithMoney: ChainMember[]
+}
+
+/**
+ * The coin of one invoice: `psys_cid` and `currency` from the operation (white-label shops, spec
+ * §2.2), else from its latest verified callback (spec §6.1: `currency` always, `psys_cid` for
+ * white-label shops). A plain shop's hosted-page choice is known only by the callback's
+ * `currency` code; the caller maps it to a coin ID.
+ */
+export interface InvoiceCoin {
+  psys_cid: string | null
+  currency: string | null
+}
+
+/** One invoice of a chain as the status map saw it, amounts as decimal strings in its coin. */
+export interface ChainMember extends InvoiceCoin {
+  txn_id: string
+  status: string
+  kind: SessionOutcome["kind"]
+  received: string | null
+  expected: string | null
 }
 
 /** The part of the gateway client the assessment reads (spec §4.4). */
@@ -77,7 +102,28 @@ export async function assessInvoiceChain(
   const observations = chain.map((operation) => observationOf(operation, hints.get(operation.id)))
   const { outcome, index } = mapInvoiceChain(observations, policy)
   const at = index >= 0 ? index : 0
-  return { outcome, active: chain[at], observation: observations[at] }
+  const coins = chain.map((operation) => coinOf(operation, hints.get(operation.id)))
+  const siblingsWithMoney: ChainMember[] = []
+  chain.forEach((operation, i) => {
+    const received = observations[i].received
+    if (i === at || received === undefined || !received.gt(0)) return
+    siblingsWithMoney.push({
+      txn_id: operation.id,
+      status: operation.status,
+      kind: mapInvoiceStatus(observations[i], policy).kind,
+      received: received.toFixed(),
+      expected: observations[i].expected?.toFixed() ?? null,
+      ...coins[i],
+    })
+  })
+  return { outcome, active: chain[at], observation: observations[at], coin: coins[at], siblingsWithMoney }
+}
+
+function coinOf(operation: Operation, hint: CallbackAmounts | undefined): InvoiceCoin {
+  return {
+    psys_cid: operation.psys_cid ?? hint?.psys_cid ?? null,
+    currency: operation.currency ?? hint?.currency ?? null,
+  }
 }
 
 /** The Medusa session status of an assessment (a duplicate says nothing: still pending). */
@@ -95,7 +141,13 @@ export interface AssessmentFields {
   received_amount: string | null
   expected_amount: string | null
   overpaid_amount: string | null
+  /** The shortfall of an invoice accepted as paid within the underpayment tolerance. */
+  underpaid_amount: string | null
   refund_due_amount: string | null
+  /** The coin of the deciding invoice (see InvoiceCoin); every amount above is in it. */
+  psys_cid: string | null
+  currency: string | null
+  siblings_with_money: ChainMember[]
 }
 
 export function assessmentFields(assessment: InvoiceAssessment): AssessmentFields {
@@ -108,7 +160,11 @@ export function assessmentFields(assessment: InvoiceAssessment): AssessmentField
     received_amount: observation.received?.toFixed() ?? null,
     expected_amount: observation.expected?.toFixed() ?? null,
     overpaid_amount: outcome.kind === "paid" ? outcome.overpaid?.toFixed() ?? null : null,
+    underpaid_amount: outcome.kind === "paid" ? outcome.underpaid?.toFixed() ?? null : null,
     refund_due_amount: outcome.kind === "failed" ? outcome.refundDue?.toFixed() ?? null : null,
+    psys_cid: assessment.coin.psys_cid,
+    currency: assessment.coin.currency,
+    siblings_with_money: assessment.siblingsWithMoney,
   }
 }
 
@@ -129,6 +185,9 @@ async function readInvoiceChain(client: OperationReader, txnId: string, relatedI
 export interface CallbackAmounts {
   received?: Decimal | undefined
   expected?: Decimal | undefined
+  /** The coin the callback names (spec §6.1: `currency`; `psys_cid` for white-label shops). */
+  psys_cid?: string | undefined
+  currency?: string | undefined
 }
 
 /**
@@ -154,6 +213,11 @@ function decimalField(fields: Record<string, unknown>, name: string): Decimal | 
   return typeof value === "string" && isDecimalString(value.trim()) ? new Decimal(value.trim()) : undefined
 }
 
+function textField(fields: Record<string, unknown>, name: string): string | undefined {
+  const value = fields[name]
+  return typeof value === "string" && /^[A-Za-z0-9_.-]{1,32}$/.test(value.trim()) ? value.trim() : undefined
+}
+
 /**
  * The amounts of the latest verified callback per invoice (spec §6.1: `amount` is what was
  * received, `invoice_total_sum` what the invoice asks). Used when the operation itself carries no
@@ -173,6 +237,8 @@ export function callbackAmountsByInvoice(callbacks: readonly StoredCallbackAmoun
     amounts.set(txnId, {
       received: decimalField(callback.fields, "amount"),
       expected: decimalField(callback.fields, "invoice_total_sum") ?? decimalField(callback.fields, "invoice_sum"),
+      psys_cid: textField(callback.fields, "psys_cid"),
+      currency: textField(callback.fields, "currency"),
     })
   }
   return amounts

@@ -143,19 +143,28 @@ export function mapInvoiceChain(
 const SESSION_RANK: Record<CryptoSessionStatus, number> = {
   pending: 0,
   pending_authorization: 1,
-  captured: 2,
-  canceled: 2,
   error: 2,
+  captured: 3,
+  canceled: 3,
 }
+
+/**
+ * How long an invoice the gateway reported in `error` is still polled (docs/attention.md#error-invoices):
+ * `error` is not final at the gateway (spec §3 lists no transition out of it, yet a later
+ * `completed` has been seen), so for 72 hours the reconciliation job keeps asking and a later
+ * `completed` still captures the payment.
+ */
+export const ERROR_POLL_HOURS = 72
 
 /** Terminal session statuses: once applied, nothing the gateway says later moves them. */
 export function isTerminalSessionStatus(status: CryptoSessionStatus): boolean {
-  return SESSION_RANK[status] === 2
+  return SESSION_RANK[status] === 3
 }
 
 /**
  * Whether moving a session from `from` to `to` goes forward. A late `pending` after `completed`,
- * or any change after a terminal status, does not.
+ * or any change after a terminal status, does not. `error` is not terminal: money the gateway
+ * later reports as received (`captured`) goes forward; nothing else leaves `error`.
  */
 export function isForwardMove(from: CryptoSessionStatus, to: CryptoSessionStatus): boolean {
   if (from === to) {
@@ -163,6 +172,9 @@ export function isForwardMove(from: CryptoSessionStatus, to: CryptoSessionStatus
   }
   if (isTerminalSessionStatus(from)) {
     return false
+  }
+  if (from === "error") {
+    return to === "captured"
   }
   return SESSION_RANK[to] > SESSION_RANK[from]
 }

@@ -2,6 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
 import { resolveCryptoModule } from "../modules/crypto"
+import { holdingInvoice } from "./account"
 import { toMedusaError } from "./errors"
 import { coinPlaces, exact, fiatToCoin, storedAmountToDecimalString, sumAmounts } from "./money"
 import { isCryptoProviderId, resolveCryptoProvider } from "./provider-entry"
@@ -102,7 +103,8 @@ export interface CryptoRefundQuote {
 async function coinOfPayment(scope: MedusaContainer, payment: CryptoOrderPayment): Promise<string> {
   const service = resolveCryptoModule(scope)
   const invoices = await service.listCryptoInvoices({ payment_collection_id: payment.payment_collection_id }, { order: { attempt: "DESC" } })
-  const paid = invoices.find((invoice) => invoice.session_id === payment.payment_session_id) ?? invoices[0]
+  // The invoice that holds the payment's money, in the coin it was paid in (after a switch too).
+  const paid = holdingInvoice(invoices, [payment.payment_session_id])
   const coin = paid?.psys_cid ?? str(payment.data.psys_cid)
   if (coin === null || coin === undefined) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The coin of payment ${payment.payment_id} is unknown: refund it from the gateway's dashboard`)

@@ -1,5 +1,6 @@
 export { recordCryptoCallbackWorkflow, recordCryptoCallbackWorkflowId } from "./record-crypto-callback"
 export { handleCryptoCallbackWorkflow, handleCryptoCallbackWorkflowId } from "./handle-crypto-callback"
+export { recordCryptoCallbackFailureWorkflow, recordCryptoCallbackFailureWorkflowId } from "./record-crypto-callback-failure"
 export { syncCryptoInvoiceWorkflow, syncCryptoInvoiceWorkflowId } from "./sync-crypto-invoice"
 export { reconcileCryptoPaymentsWorkflow, reconcileCryptoPaymentsWorkflowId } from "./reconcile-crypto-payments"
 export type { ReconcileCryptoPaymentsInput } from "./reconcile-crypto-payments"

@@ -70,6 +70,14 @@ describe("checkCallbackAgainstInvoice", () => {
     ])
   })
 
+  it("after a currency switch, checks the paid invoice's callback against the paid coin and not the first invoice's", () => {
+    const switched = { ...invoice, active_txn_id: "INV-2", psys_cid: "LTC", currency: "LTC", expected_amount: "0.2" }
+    const paid = { ...callback, txn_id: "INV-2", psys_cid: "LTC", currency: "LTC", invoice_total_sum: "0.2", amount: "0.2" }
+    expect(checkCallbackAgainstInvoice(paid, switched)).toEqual([])
+    expect(checkCallbackAgainstInvoice(callback, switched)).toEqual([])
+    expect(checkCallbackAgainstInvoice({ ...paid, currency: "BTC" }, switched)).toEqual([{ field: "currency", callback: "BTC", invoice: "LTC" }])
+  })
+
   it("skips a field the invoice record does not know (a plain shop's invoice has no coin)", () => {
     expect(checkCallbackAgainstInvoice(callback, { ...invoice, psys_cid: null, currency: null })).toEqual([])
   })

@@ -157,6 +157,15 @@ describe("isForwardMove", () => {
     expect(isForwardMove("captured", "canceled")).toBe(false)
   })
 
+  it("lets an invoice in error be captured when the gateway later reports the money", () => {
+    expect(isForwardMove("error", "captured")).toBe(true)
+  })
+
+  it("moves an invoice in error nowhere but to captured", () => {
+    expect(isForwardMove("error", "pending")).toBe(false)
+    expect(isForwardMove("error", "canceled")).toBe(false)
+  })
+
   it("refuses pending_authorization back to pending", () => {
     expect(isForwardMove("pending_authorization", "pending")).toBe(false)
   })

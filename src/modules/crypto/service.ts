@@ -1,23 +1,81 @@
+import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaService } from "@medusajs/framework/utils"
+import { CryptoAttention, type CryptoAttentionKind } from "./models/crypto-attention"
 import { CryptoCallback } from "./models/crypto-callback"
 import { CryptoInvoice } from "./models/crypto-invoice"
 import { CryptoRateCache } from "./models/crypto-rate-cache"
 import { CryptoSetting } from "./models/crypto-setting"
 import { CryptoWithdrawal } from "./models/crypto-withdrawal"
 
+export type CryptoAttentionRecord = InferTypeOf<typeof CryptoAttention>
+
+/** What a processing step knows when it detects something the merchant must decide. */
+export interface RaiseCryptoAttentionInput {
+  kind: CryptoAttentionKind
+  provider_id: string
+  subject_id: string
+  order_id?: string | null
+  cart_id?: string | null
+  psys_cid?: string | null
+  currency?: string | null
+  /** A decimal string in the coin `psys_cid`. */
+  amount?: string | null
+  evidence: Record<string, unknown>
+}
+
 /**
  * Our own data: verified callback deliveries, the invoice mirror (one row per invoice we create,
  * with its order number and last known state), the currency/rate cache, the merchant's admin
- * settings per provider, and withdrawals (cash_out / mass_cash_out, refunds included) with their
- * duplicate guard. Data only: what the rows mean is src/core's business (e.g. the effective
- * options, src/core/settings.ts).
+ * settings per provider, withdrawals (cash_out / mass_cash_out, refunds included) with their
+ * duplicate guard, and the "Needs attention" queue. Data only: what the rows mean is src/core's
+ * business (e.g. the effective options, src/core/settings.ts).
  */
 class CryptoModuleService extends MedusaService({
+  CryptoAttention,
   CryptoCallback,
   CryptoInvoice,
   CryptoRateCache,
   CryptoSetting,
   CryptoWithdrawal,
-}) {}
+}) {
+  /**
+   * Raises one attention item, idempotently: the same (`kind`, `subject_id`) is one row. An open
+   * item takes the latest amount and evidence (more money may have arrived); a resolved one is
+   * left as decided. `created` says whether this call raised it (so the event is emitted once).
+   */
+  async raiseCryptoAttention(input: RaiseCryptoAttentionInput): Promise<{ attention: CryptoAttentionRecord; created: boolean }> {
+    const find = async () => (await this.listCryptoAttentions({ kind: input.kind, subject_id: input.subject_id }, { take: 1 }))[0]
+    const values = {
+      provider_id: input.provider_id,
+      order_id: input.order_id ?? null,
+      cart_id: input.cart_id ?? null,
+      psys_cid: input.psys_cid ?? null,
+      currency: input.currency ?? null,
+      amount: input.amount ?? null,
+      evidence: input.evidence,
+    }
+    let existing = await find()
+    if (existing === undefined) {
+      try {
+        const attention = await this.createCryptoAttentions({ kind: input.kind, subject_id: input.subject_id, status: "open", ...values })
+        return { attention, created: true }
+      } catch (error) {
+        // Raised at the same moment by another process: the unique (kind, subject_id) kept one row.
+        existing = await find()
+        if (existing === undefined) throw error
+      }
+    }
+    if (existing.status !== "open") {
+      return { attention: existing, created: false }
+    }
+    const attention = await this.updateCryptoAttentions({
+      id: existing.id,
+      ...values,
+      order_id: values.order_id ?? existing.order_id,
+      cart_id: values.cart_id ?? existing.cart_id,
+    })
+    return { attention, created: false }
+  }
+}
 
 export default CryptoModuleService

@@ -307,7 +307,8 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
           if (reused === undefined) {
             throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `crypto invoice ${plan.invoice.order_number} vanished`)
           }
-          await cryptoModule.updateCryptoInvoices({ id: reused.id, session_id: input.sessionId, payment_collection_id: input.paymentCollectionId })
+          await cryptoModule.updateCryptoInvoices({ id: reused.id, session_id: input.sessionId, payment_collection_id: input.paymentCollectionId, superseded_by: null })
+          await this.supersedeOthers(cryptoModule, existing, input.sessionId, reused.id)
           return { id: reused.id, order_number: reused.order_number, txn_id: reused.txn_id }
         }
         const created = await cryptoModule.createCryptoInvoices({
@@ -321,10 +322,29 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
           source_amount: input.sourceAmount,
           session_status: "pending",
         })
+        await this.supersedeOthers(cryptoModule, existing, input.sessionId, created.id)
         return { id: created.id, order_number: created.order_number, txn_id: null }
       },
       { timeout: 10 }
     )
+  }
+
+  /**
+   * One session, one paying invoice: every other row that named this session (the invoice of the
+   * old amount after `updatePayment`) is marked superseded by `keptId`, so money paid to it is never
+   * captured for the new amount; it is recorded as an abandoned invoice's money instead.
+   */
+  private async supersedeOthers(
+    cryptoModule: ProviderStore,
+    existing: ReadonlyArray<{ id: string; session_id: string; superseded_by: string | null }>,
+    sessionId: string,
+    keptId: string
+  ): Promise<void> {
+    for (const row of existing) {
+      if (row.id !== keptId && row.session_id === sessionId && row.superseded_by === null) {
+        await cryptoModule.updateCryptoInvoices({ id: row.id, superseded_by: keptId })
+      }
+    }
   }
 
   private async assess(data: SessionData | undefined, action: string): Promise<InvoiceAssessment | undefined> {

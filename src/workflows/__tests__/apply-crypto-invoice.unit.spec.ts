@@ -14,6 +14,9 @@ function world(invoiceOverrides: Row = {}) {
     session_status: "pending",
     order_id: null,
     expected_amount: "0.000175",
+    received_amount: null,
+    superseded_by: null,
+    errored_at: null,
     ...invoiceOverrides,
   }
   const medusa = {
@@ -61,7 +64,11 @@ const assessment = (sessionStatus: CryptoSessionStatus | null, gatewayStatus: st
   received_amount: null,
   expected_amount: null,
   overpaid_amount: null,
+  underpaid_amount: null,
   refund_due_amount: null,
+  psys_cid: null,
+  currency: null,
+  siblings_with_money: null,
   ...extra,
 })
 

@@ -8,3 +8,6 @@ export type { ReserveCryptoWithdrawalInput, CryptoWithdrawalRecord } from "./ste
 export type { SentCryptoWithdrawal } from "./steps/send-crypto-withdrawal"
 export type { CreateCryptoRefundInput } from "./steps/prepare-crypto-refund"
 export type { CryptoSettingsPatch } from "./steps/upsert-crypto-settings"
+export * from "./crypto-attention"
+export type { ResolveCryptoAttentionInput } from "./steps/resolve-crypto-attention"
+export type { CreateCryptoAttentionRefundInput } from "./steps/prepare-crypto-attention-refund"

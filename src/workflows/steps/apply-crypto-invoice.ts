@@ -6,7 +6,10 @@ import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
 import { isCryptoSessionStatus, isForwardMove, type CryptoSessionStatus } from "../../core/payment-state"
+import { invoiceAttentions, type InvoiceBeforeSync } from "../../core/attention"
+import type { AssessmentFields } from "../../core/invoice-chain"
 import type { CryptoInvoiceAssessment } from "./assess-crypto-invoice"
+import { raiseCryptoAttentions } from "./raise-crypto-attention"
 
 export interface AppliedCryptoInvoice {
   invoice_id: string
@@ -15,9 +18,11 @@ export interface AppliedCryptoInvoice {
    * `ignored_backward`: the gateway's state is behind what was applied (a late `pending` after
    * `completed`), nothing moved; `not_created`: the invoice never reached the gateway;
    * `session_gone`: the payment session was deleted (cart changed), only recorded;
+   * `superseded`: a new invoice pays the session now (a new amount), only recorded;
    * `incomplete`: the money is there but the cart could not be completed yet (retried later).
+   * Money nobody's order explains is raised in the attention queue (src/core/attention.ts).
    */
-  outcome: "applied" | "ignored_backward" | "not_created" | "session_gone" | "incomplete"
+  outcome: "applied" | "ignored_backward" | "not_created" | "session_gone" | "superseded" | "incomplete"
   session_status: CryptoSessionStatus
   order_id: string | null
 }
@@ -87,8 +92,45 @@ export const applyCryptoInvoiceStepId = "apply-crypto-invoice"
  * it twice does nothing the second time.
  */
 export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async (input: CryptoInvoiceAssessment, { container }) => {
-  return new StepResponse(await applyCryptoInvoice(input, applyDepsOf(container)))
+  const deps = applyDepsOf(container)
+  const invoice = await deps.cryptoModule.retrieveCryptoInvoice(input.invoice_id)
+  const before: InvoiceBeforeSync = {
+    id: invoice.id,
+    provider_id: invoice.provider_id,
+    cart_id: invoice.cart_id,
+    order_id: invoice.order_id,
+    order_number: invoice.order_number,
+    session_status: isCryptoSessionStatus(invoice.session_status) ? invoice.session_status : "pending",
+    refund_due_amount: invoice.refund_due_amount,
+  }
+  const applied = await applyCryptoInvoice(input, deps)
+  const seen = seenFields(input)
+  if (seen !== undefined) {
+    await raiseCryptoAttentions(container, invoiceAttentions(before, seen, applied))
+  }
+  return new StepResponse(applied)
 })
+
+/** The assessment of an invoice that exists at the gateway (every field set), else undefined. */
+function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefined {
+  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money } = input
+  if (kind === null || session_status === null || gateway_status === null || active_txn_id === null) return undefined
+  return {
+    ...input,
+    kind,
+    session_status,
+    gateway_status,
+    active_txn_id,
+    received_amount: input.received_amount,
+    expected_amount: input.expected_amount,
+    overpaid_amount: input.overpaid_amount,
+    underpaid_amount: input.underpaid_amount,
+    refund_due_amount: input.refund_due_amount,
+    psys_cid: input.psys_cid,
+    currency: input.currency,
+    siblings_with_money: siblings_with_money ?? [],
+  }
+}
 
 /** The step's work, on its collaborators (see {@link applyCryptoInvoiceStep}). */
 export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: ApplyDeps): Promise<AppliedCryptoInvoice> {
@@ -105,19 +147,32 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
   if (input.session_status === null) {
     return respond("not_created", current, invoice.order_id)
   }
+  const target = input.session_status
+  // Every amount is stored with the coin of the invoice that holds it (the switched invoice after a
+  // currency switch, the coin picked on the hosted page): a null coin keeps the one we had.
   const observed = {
     gateway_status: input.gateway_status,
     active_txn_id: input.active_txn_id,
     received_amount: input.received_amount,
     expected_amount: input.expected_amount ?? invoice.expected_amount,
     overpaid_amount: input.overpaid_amount,
+    underpaid_amount: input.underpaid_amount,
     refund_due_amount: input.refund_due_amount,
+    ...(input.psys_cid !== null ? { psys_cid: input.psys_cid } : {}),
+    ...(input.currency !== null ? { currency: input.currency } : {}),
+    ...(target === "error" && invoice.errored_at === null ? { errored_at: new Date() } : {}),
     last_synced_at: new Date(),
   }
-  const target = input.session_status
+  if (invoice.superseded_by !== null) {
+    // A new invoice pays this session now (updatePayment with a new amount): this one moves nothing.
+    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed })
+    return respond("superseded", current, invoice.order_id)
+  }
   if (target !== current && !isForwardMove(current, target)) {
-    // Record what the gateway said, but keep the applied state (e.g. pending after captured).
-    await cryptoModule.updateCryptoInvoices({ id: invoice.id, last_synced_at: observed.last_synced_at })
+    // Keep the applied state (e.g. pending after captured). Money seen on a canceled invoice is
+    // recorded with its coin (a late payment, raised for the merchant); otherwise only the time.
+    const lateMoney = current === "canceled" && input.received_amount !== null && input.received_amount !== invoice.received_amount
+    await cryptoModule.updateCryptoInvoices(lateMoney ? { id: invoice.id, ...observed } : { id: invoice.id, last_synced_at: observed.last_synced_at })
     if (target === "captured" || target === "canceled" || target === "error") {
       logger.warn(
         `crypto invoice ${invoice.order_number}: the gateway now says ${input.gateway_status} after ${current} was applied; nothing moved (money received: ${input.received_amount ?? "unknown"})`

@@ -1,6 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../core/errors"
 import { assessInvoiceChain, assessmentFields, statusPolicy, type AssessmentFields } from "../../core/invoice-chain"
+import { resolveCoinId } from "../../core/currency-cache"
 import { resolveCryptoProvider } from "../../core/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 
@@ -29,17 +30,37 @@ export const assessCryptoInvoiceStep = createStep(
         received_amount: null,
         expected_amount: null,
         overpaid_amount: null,
+        underpaid_amount: null,
         refund_due_amount: null,
+        psys_cid: null,
+        currency: null,
+        siblings_with_money: null,
       })
     }
     // The merchant's admin settings (tolerance, order on detection) apply from now on.
     const { client, options } = await resolveCryptoProvider(container, invoice.provider_id)
-    let assessment
     try {
-      assessment = await assessInvoiceChain(client, cryptoModule, { txn_id: invoice.txn_id, order_number: invoice.order_number }, statusPolicy(options))
+      const assessment = await assessInvoiceChain(client, cryptoModule, { txn_id: invoice.txn_id, order_number: invoice.order_number }, statusPolicy(options))
+      const fields = assessmentFields(assessment)
+      // A plain shop learns the coin the shopper picked on the hosted page only from the callback's
+      // `currency` code (spec §6.1): its coin ID comes from the gateway's list (spec §4.8).
+      const known = { psys_cid: invoice.psys_cid, currency: invoice.currency }
+      const psysCid = fields.psys_cid ?? (await resolveCoinId(client, cryptoModule, invoice.source_currency, fields.currency, known))
+      const siblings = await Promise.all(
+        fields.siblings_with_money.map(async (sibling) => ({
+          ...sibling,
+          psys_cid: sibling.psys_cid ?? (await resolveCoinId(client, cryptoModule, invoice.source_currency, sibling.currency, known)),
+        }))
+      )
+      return new StepResponse<CryptoInvoiceAssessment>({
+        invoice_id: invoice.id,
+        ...fields,
+        psys_cid: psysCid ?? (fields.currency === null ? invoice.psys_cid : null),
+        currency: fields.currency ?? (fields.psys_cid === null ? invoice.currency : null),
+        siblings_with_money: siblings,
+      })
     } catch (error) {
       throw toMedusaError(error, `Checking crypto invoice ${invoice.order_number}`)
     }
-    return new StepResponse<CryptoInvoiceAssessment>({ invoice_id: invoice.id, ...assessmentFields(assessment) })
   }
 )

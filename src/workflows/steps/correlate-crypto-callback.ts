@@ -1,9 +1,10 @@
-import type { Logger } from "@medusajs/framework/types"
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { checkCallbackAgainstInvoice, describeDiscrepancies, type CallbackDiscrepancy } from "../../core/callback-check"
+import { raiseCryptoAttentions } from "./raise-crypto-attention"
 
 export interface CorrelatedCryptoCallback {
   callback_id: string
@@ -30,6 +31,31 @@ export const correlateCryptoCallbackStep = createStep(
     const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
     const callback = await cryptoModule.retrieveCryptoCallback(input.callback_id)
     if (callback.ipn_type === "pay_in") {
+      const fields = callback.fields as Record<string, unknown>
+      const text = (key: string) => (typeof fields[key] === "string" && fields[key] !== "" ? (fields[key] as string) : null)
+      const uid = text("deposit_uid")
+      // A deposit address is made for a Medusa customer (its id is the uid, Crypto → Deposits): a
+      // pay_in whose uid is no customer is money nobody's account explains.
+      if (uid === null || !(await isCustomer(container, uid))) {
+        await raiseCryptoAttentions(container, [
+          {
+            kind: "unmatched_pay_in",
+            provider_id: callback.provider_id,
+            subject_id: callback.txn_id !== null ? `pay_in:${callback.txn_id}` : callback.id,
+            psys_cid: text("psys_cid"),
+            currency: text("currency"),
+            amount: text("amount"),
+            evidence: {
+              callback_id: callback.id,
+              txn_id: callback.txn_id,
+              deposit_uid: uid,
+              wallet_hash: text("wallet_hash"),
+              status: callback.status,
+              confirmations: text("confirmations"),
+            },
+          },
+        ])
+      }
       return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: null, outcome: "recorded", discrepancies: [] })
     }
     const candidates: Array<Record<string, string>> = []
@@ -53,3 +79,8 @@ export const correlateCryptoCallbackStep = createStep(
     return new StepResponse<CorrelatedCryptoCallback>({ callback_id: callback.id, invoice_id: null, outcome: "unmatched", discrepancies: [] })
   }
 )
+
+async function isCustomer(container: MedusaContainer, uid: string): Promise<boolean> {
+  const { data } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "customer", fields: ["id"], filters: { id: uid } })
+  return data.length > 0
+}

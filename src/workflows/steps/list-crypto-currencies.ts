@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { convertToCoin, listCurrencies } from "../../core/currency-cache"
+import { convertToCoin, listCurrencies, offeredCoins } from "../../core/currency-cache"
 import { storedAmountToDecimalString } from "../../core/money"
 import { isCryptoProviderId, resolveCryptoProvider } from "../../core/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
@@ -53,9 +53,7 @@ export const listCryptoCurrenciesStep = createStep(
     const { entry, options: effective, client } = await resolveCryptoProvider(container, regionProviders)
     const total = storedAmountToDecimalString(cart.total, undefined, "cart total")
     const all = await listCurrencies(client, resolveCryptoModule(container), cart.currency_code)
-    const allowed = effective.allowedCurrencies
-    const currencies = all
-      .filter((coin) => allowed.length === 0 || allowed.includes(coin.psys_cid))
+    const currencies = offeredCoins(all, effective.allowedCurrencies)
       .map<CryptoCurrencyOption>((coin) => ({
         psys_cid: coin.psys_cid,
         currency: coin.currency,

@@ -1,9 +1,13 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
+import { ERROR_POLL_HOURS } from "../../core/payment-state"
 
 export interface CryptoReconcileWork {
-  /** Invoices still pending (or placed on detection) and not synced for a while. */
+  /**
+   * Invoices still pending (or placed on detection) and not synced for a while, and invoices the
+   * gateway reported in `error` less than ERROR_POLL_HOURS ago (a later `completed` still captures).
+   */
   invoice_ids: string[]
   /** Stored deliveries whose processing never finished (a crash, a failed workflow). */
   callback_ids: string[]
@@ -17,8 +21,14 @@ export const listCryptoWorkStep = createStep(
   async (input: { older_than_seconds: number; limit: number }, { container }) => {
     const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
     const before = new Date(Date.now() - input.older_than_seconds * 1000)
+    const errorSince = new Date(Date.now() - ERROR_POLL_HOURS * 3600 * 1000)
     const invoices = await cryptoModule.listCryptoInvoices(
-      { session_status: ["pending", "pending_authorization"], txn_id: { $ne: null }, updated_at: { $lt: before } },
+      {
+        txn_id: { $ne: null },
+        updated_at: { $lt: before },
+        superseded_by: null,
+        $or: [{ session_status: ["pending", "pending_authorization"] }, { session_status: "error", errored_at: { $gt: errorSince } }],
+      },
       { select: ["id"], take: input.limit, order: { updated_at: "ASC" } }
     )
     const callbacks = await cryptoModule.listCryptoCallbacks(

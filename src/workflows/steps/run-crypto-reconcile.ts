@@ -2,6 +2,7 @@ import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { handleCryptoCallbackWorkflow } from "../handle-crypto-callback"
+import { recordCryptoCallbackFailureWorkflow } from "../record-crypto-callback-failure"
 import { syncCryptoInvoiceWorkflow } from "../sync-crypto-invoice"
 import type { CryptoReconcileWork } from "./list-crypto-work"
 
@@ -29,7 +30,11 @@ export const runCryptoReconcileStep = createStep(
         result.callbacks += 1
       } catch (error) {
         result.failed += 1
-        logger.warn(`crypto reconciliation: callback ${callbackId} failed again: ${error instanceof Error ? error.message : String(error)}`)
+        const reason = error instanceof Error ? error.message : String(error)
+        logger.warn(`crypto reconciliation: callback ${callbackId} failed again: ${reason}`)
+        await recordCryptoCallbackFailureWorkflow(container)
+          .run({ input: { callback_id: callbackId, error: reason } })
+          .catch((failure: unknown) => logger.warn(`crypto reconciliation: the failure of callback ${callbackId} could not be recorded: ${failure instanceof Error ? failure.message : String(failure)}`))
       }
     }
     for (const invoiceId of input.invoice_ids) {

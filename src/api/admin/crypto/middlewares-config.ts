@@ -17,6 +17,7 @@ import {
   AdminCryptoWithdrawalsQuery,
   AdminUpdateCryptoSettings,
 } from "./validators"
+import { AdminCryptoAttentionQuery, AdminRefundCryptoAttention, AdminResolveCryptoAttention } from "./attention/validators"
 
 const query = (schema: Parameters<typeof validateAndTransformQuery>[0]) => validateAndTransformQuery(schema, {})
 const AdminCryptoTestConnection = z.object({ provider_id: z.string().optional() }).strict()
@@ -44,4 +45,8 @@ export const adminCryptoMiddlewares: MiddlewareRoute[] = [
   { matcher: "/admin/crypto/settings", methods: ["GET"], middlewares: [query(AdminCryptoProviderQuery)] },
   { matcher: "/admin/crypto/settings", methods: ["POST"], middlewares: [validateAndTransformBody(AdminUpdateCryptoSettings)] },
   { matcher: "/admin/crypto/settings/test", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoTestConnection)] },
+  // The "Needs attention" queue (docs/attention.md).
+  { matcher: "/admin/crypto/attention", methods: ["GET"], middlewares: [query(AdminCryptoAttentionQuery)] },
+  { matcher: "/admin/crypto/attention/:id/resolve", methods: ["POST"], middlewares: [validateAndTransformBody(AdminResolveCryptoAttention)] },
+  { matcher: "/admin/crypto/attention/:id/refund", methods: ["POST"], middlewares: [validateAndTransformBody(AdminRefundCryptoAttention)] },
 ]

@@ -25,6 +25,8 @@ export const CryptoCallback = model
     /** What processing did: `applied`, `unchanged`, `recorded`, `unmatched`, `failed`. */
     outcome: model.text().nullable(),
     last_error: model.text().nullable(),
+    /** How many times processing this delivery failed (raised as `callback_failed` after a few). */
+    failure_count: model.number().default(0),
   })
   .indexes([
     { on: ["content_hash"], unique: true },

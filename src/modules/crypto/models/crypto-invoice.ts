@@ -26,17 +26,31 @@ export const CryptoInvoice = model
     /** The invoice of the chain that decides the session (the paid one after a switch). */
     active_txn_id: model.text().nullable(),
     invoice_url: model.text().nullable(),
+    /**
+     * The coin of the invoice that holds the money: the active invoice after a currency switch, the
+     * coin the shopper picked on the hosted page (spec §6.1 `currency`), else the one asked for.
+     * Every `*_amount` below is in this coin.
+     */
     psys_cid: model.text().nullable(),
     currency: model.text().nullable(),
     expected_amount: model.text().nullable(),
     received_amount: model.text().nullable(),
     overpaid_amount: model.text().nullable(),
+    /** The shortfall of an invoice accepted as paid within the underpayment tolerance (spec §3 `expired`). */
+    underpaid_amount: model.text().nullable(),
     refund_due_amount: model.text().nullable(),
     /** The gateway status of the active invoice (spec §3). */
     gateway_status: model.text().nullable(),
     /** What we applied in Medusa: pending, pending_authorization, captured, canceled, error. */
     session_status: model.text().default("pending"),
     order_id: model.text().nullable(),
+    /** When the gateway first reported `error`: the job keeps polling for a bounded time after it (docs/attention.md#error-invoices). */
+    errored_at: model.dateTime().nullable(),
+    /**
+     * Set when `updatePayment` gave the session a new invoice (a new amount): this row no longer
+     * pays `session_id`, and money on it is money on an abandoned invoice.
+     */
+    superseded_by: model.text().nullable(),
     last_synced_at: model.dateTime().nullable(),
   })
   .indexes([

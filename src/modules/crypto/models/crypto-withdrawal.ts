@@ -46,7 +46,7 @@ export const CryptoWithdrawal = model
     requested_at: model.dateTime(),
     sent_at: model.dateTime().nullable(),
     resolved_at: model.dateTime().nullable(),
-    purpose: model.enum(["withdrawal", "refund", "overpayment", "underpayment"]).default("withdrawal"),
+    purpose: model.enum(["withdrawal", "refund", "overpayment", "underpayment", "late_payment", "unexplained"]).default("withdrawal"),
     order_id: model.text().nullable(),
     payment_id: model.text().nullable(),
     invoice_id: model.text().nullable(),

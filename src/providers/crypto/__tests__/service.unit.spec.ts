@@ -28,7 +28,7 @@ class MemoryStore {
     const store = {
       listCryptoInvoices: async (filters: Row) => this.invoices.filter((row) => MemoryStore.matches(row, filters)),
       createCryptoInvoices: async (data: Row) => {
-        const row = { id: `cinv_${this.next++}`, txn_id: null, ...data }
+        const row = { id: `cinv_${this.next++}`, txn_id: null, superseded_by: null, ...data }
         this.invoices.push(row)
         return row
       },
@@ -314,6 +314,25 @@ describe("CryptoPaymentProviderService.updatePayment", () => {
       ["cart_1-2", "12"],
     ])
     expect(updated).toMatchObject({ status: "pending", data: { txn_id: "INV-2", order_number: "cart_1-2" } })
+  })
+
+  it("leaves the session on one invoice row when the amount changed: the old invoice is superseded by the new one", async () => {
+    const { provider, store } = setup()
+    const created = await initiate(provider, "10.5")
+    await provider.updatePayment({ amount: "12", currency_code: "usd", data: created.data })
+    const paying = store.invoices.filter((row) => row.session_id === "payses_1" && (row.superseded_by ?? null) === null)
+    expect(paying.map((row) => row.order_number)).toEqual(["cart_1-2"])
+    const old = store.invoices.find((row) => row.order_number === "cart_1")
+    expect(old?.superseded_by).toBe(paying[0].id)
+  })
+
+  it("takes an invoice back when the amount returns to its amount, superseding the other", async () => {
+    const { provider, store } = setup()
+    const first = await initiate(provider, "10.5")
+    const second = await provider.updatePayment({ amount: "12", currency_code: "usd", data: first.data })
+    await provider.updatePayment({ amount: "10.5", currency_code: "usd", data: second.data })
+    const paying = store.invoices.filter((row) => row.session_id === "payses_1" && (row.superseded_by ?? null) === null)
+    expect(paying.map((row) => row.order_number)).toEqual(["cart_1"])
   })
 })
 

@@ -15,7 +15,7 @@ export interface ReserveCryptoWithdrawalInput {
   fee_plan: "normal" | "priority"
   recipients: WithdrawalRecipient[]
   requested_by?: string | null
-  purpose?: "withdrawal" | "refund" | "overpayment" | "underpayment"
+  purpose?: "withdrawal" | "refund" | "overpayment" | "underpayment" | "late_payment" | "unexplained"
   order_id?: string | null
   payment_id?: string | null
   invoice_id?: string | null

@@ -4,6 +4,7 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { providerIdFor, resolveCryptoProvider, type CryptoProvider } from "../../../../core/provider-entry"
 import { handleCryptoCallbackWorkflow } from "../../../../workflows/handle-crypto-callback"
 import { recordCryptoCallbackWorkflow } from "../../../../workflows/record-crypto-callback"
+import { recordCryptoCallbackFailureWorkflow } from "../../../../workflows/record-crypto-callback-failure"
 import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody } from "../callback-request"
 
 /**
@@ -64,9 +65,11 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<voi
     try {
       await handleCryptoCallbackWorkflow(req.scope).run({ input: { callback_id: recorded.callback_id } })
     } catch (error) {
-      logger.error(
-        `crypto callback ${recorded.callback_id} is stored but its processing failed; the reconciliation job will retry: ${error instanceof Error ? error.message : String(error)}`
-      )
+      const reason = error instanceof Error ? error.message : String(error)
+      logger.error(`crypto callback ${recorded.callback_id} is stored but its processing failed; the reconciliation job will retry: ${reason}`)
+      await recordCryptoCallbackFailureWorkflow(req.scope)
+        .run({ input: { callback_id: recorded.callback_id, error: reason } })
+        .catch((failure: unknown) => logger.error(`crypto callback ${recorded.callback_id}: its failure could not be recorded: ${failure instanceof Error ? failure.message : String(failure)}`))
     }
   }
   res.status(200).json({ received: true, duplicate: recorded.duplicate })

@@ -1,5 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { accountOfInvoices } from "../../../../core/account"
+import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { StoreGetCryptoPaymentStatusType } from "../validators"
 
 const nullableText = (value: unknown): string | null => (typeof value === "string" ? value : null)
@@ -21,35 +23,14 @@ export const GET = async (req: MedusaRequest<unknown, StoreGetCryptoPaymentStatu
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${cartId} was not found`)
   }
   const { data: orderLinks } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-  const { data: invoices } = await query.graph({
-    entity: "crypto_invoice",
-    fields: [
-      "id",
-      "session_id",
-      "attempt",
-      "order_number",
-      "txn_id",
-      "active_txn_id",
-      "invoice_url",
-      "gateway_status",
-      "session_status",
-      "psys_cid",
-      "currency",
-      "source_currency",
-      "source_amount",
-      "expected_amount",
-      "received_amount",
-      "overpaid_amount",
-      "refund_due_amount",
-      "last_synced_at",
-    ],
-    filters: { cart_id: cartId },
-  })
   const sessions: Array<{ id?: unknown; status?: unknown } | null> = cart.payment_collection?.payment_sessions ?? []
-  const sessionIds = new Set(sessions.map((session) => session?.id))
-  const current =
-    invoices.find((invoice) => sessionIds.has(invoice.session_id)) ??
-    [...invoices].sort((a, b) => Number(b.attempt) - Number(a.attempt))[0]
+  const sessionIds = sessions.map((session) => (typeof session?.id === "string" ? session.id : null))
+  const cryptoModule = resolveCryptoModule(req.scope)
+  const invoices = await cryptoModule.listCryptoInvoices({ cart_id: cartId })
+  // The invoice that holds the cart's money (the live session's, never a superseded one) and its
+  // account, every amount in the coin it was paid in (src/core/account.ts).
+  const { holding } = await accountOfInvoices(cryptoModule, invoices, { payment_session_ids: sessionIds })
+  const current = invoices.find((invoice) => invoice.id === holding?.invoice_id)
 
   res.json({
     cart_id: cartId,
@@ -71,8 +52,10 @@ export const GET = async (req: MedusaRequest<unknown, StoreGetCryptoPaymentStatu
             expected_amount: current.expected_amount,
             received_amount: current.received_amount,
             overpaid_amount: current.overpaid_amount,
+            underpaid_amount: current.underpaid_amount,
             refund_due_amount: current.refund_due_amount,
             last_synced_at: current.last_synced_at,
+            account: holding,
           },
   })
 }

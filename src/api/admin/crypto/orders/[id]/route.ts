@@ -4,10 +4,13 @@ import { resolveCryptoProvider } from "../../../../../core/provider-entry"
 import { listCryptoOrderPayments } from "../../../../../core/refund"
 import { toWire } from "../../../../../core/money"
 import { toMedusaError } from "../../../../../core/errors"
+import { accountOfInvoices } from "../../../../../core/account"
 
 /**
  * GET /admin/crypto/orders/:id — what the order widget shows: the crypto payments (captured,
- * refunded, refundable), the invoices with their status history (verified callbacks), the live
+ * refunded, refundable), the invoices with their account (expected, received, confirmed, sent
+ * back, refunded, in their coin), the attention items of the order, the status history (verified
+ * callbacks), the live
  * operation from the gateway (confirmations, pending amount, tx links; spec §4.4), and the crypto
  * refunds sent for the order. An unreachable gateway leaves `operation` null with `operation_error`.
  */
@@ -24,7 +27,14 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     : []
   const withdrawals = await service.listCryptoWithdrawals({ order_id: orderId }, { order: { created_at: "DESC" } })
 
-  const current = invoices.find((invoice) => invoice.session_status === "captured") ?? invoices[invoices.length - 1]
+  // The invoice that holds the order's money (the paid session's, never an abandoned one), and the
+  // account of every invoice in its own coin (src/core/account.ts).
+  const { accounts, holding } = await accountOfInvoices(service, invoices, {
+    order_id: orderId,
+    payment_session_ids: payments.map((payment) => payment.payment_session_id),
+  })
+  const current = invoices.find((invoice) => invoice.id === holding?.invoice_id)
+  const attention = await service.listCryptoAttentions({ order_id: orderId }, { order: { created_at: "DESC" } })
   let operation: unknown = null
   let operationError: string | null = null
   const txnId = current?.active_txn_id ?? current?.txn_id
@@ -58,6 +68,8 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     payments: payments.map(({ data: _data, ...payment }) => payment),
     invoices,
     current_invoice_id: current?.id ?? null,
+    accounts,
+    attention,
     operation,
     operation_error: operationError,
     history,

@@ -1,0 +1,11 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { resolveCryptoAttentionWorkflow } from "../../../../../../workflows/admin"
+import type { AdminResolveCryptoAttentionType } from "../../validators"
+
+/** POST /admin/crypto/attention/:id/resolve — the merchant's decision (kept / other) with a note, who and when. */
+export const POST = async (req: AuthenticatedMedusaRequest<AdminResolveCryptoAttentionType>, res: MedusaResponse) => {
+  const { result } = await resolveCryptoAttentionWorkflow(req.scope).run({
+    input: { id: req.params.id, ...req.validatedBody, resolved_by: req.auth_context?.actor_id ?? null },
+  })
+  res.json({ attention: result })
+}

@@ -1,0 +1,8 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { countAttentionQueue } from "../../../../../core/attention-queue"
+import { resolveCryptoModule } from "../../../../../modules/crypto"
+
+/** GET /admin/crypto/attention/count — how many items wait for a decision (the Crypto page's badge). */
+export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
+  res.json({ count: await countAttentionQueue(resolveCryptoModule(req.scope)) })
+}

@@ -1,0 +1,90 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { remainingToSendBack } from "../../../core/account"
+import { exact } from "../../../core/money"
+import { resolveCryptoModule } from "../../../modules/crypto"
+import type { ReserveCryptoWithdrawalInput } from "./reserve-crypto-withdrawal"
+
+export interface CreateCryptoAttentionRefundInput {
+  id: string
+  address: string
+  fee_plan: "normal" | "priority"
+  idempotency_key?: string
+  requested_by: string | null
+}
+
+type Purpose = NonNullable<ReserveCryptoWithdrawalInput["purpose"]>
+
+/** The withdrawal purpose of a refunded attention kind (src/modules/crypto/models/crypto-withdrawal.ts). */
+function purposeOf(kind: string): Purpose {
+  switch (kind) {
+    case "overpaid":
+      return "overpayment"
+    case "underpaid":
+      return "underpayment"
+    case "late_payment":
+      return "late_payment"
+    default:
+      return "unexplained"
+  }
+}
+
+export const prepareCryptoAttentionRefundStepId = "prepare-crypto-attention-refund"
+
+/**
+ * The crypto refund of an attention item: its amount, in its coin, to the address the merchant
+ * entered, as a withdrawal through the same reservation (idempotency key, duplicate guard) and
+ * sending steps as every refund. For an over- or underpayment the amount is capped at what the
+ * invoice's account still owes, so a refund made from the order widget is never sent again.
+ */
+export const prepareCryptoAttentionRefundStep = createStep(prepareCryptoAttentionRefundStepId, async (input: CreateCryptoAttentionRefundInput, { container }) => {
+  const service = resolveCryptoModule(container)
+  const [item] = await service.listCryptoAttentions({ id: input.id }, { take: 1 })
+  if (item === undefined) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Attention item ${input.id} was not found`)
+  }
+  const key = input.idempotency_key ?? `attention-refund:${item.id}:${input.address}`
+  const [recorded] = await service.listCryptoWithdrawals({ idempotency_key: key }, { take: 1 })
+  if (item.status === "resolved" && recorded === undefined) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Attention item ${item.id} was already resolved (${item.resolution ?? "?"}): nothing to refund`)
+  }
+  const evidence = (item.evidence ?? {}) as Record<string, unknown>
+  if (item.kind === "underpaid" && evidence.within_tolerance === true) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Attention item ${item.id} is a shortfall the order accepted within the tolerance: no money is held for it. Mark it resolved with a note`
+    )
+  }
+  if (item.psys_cid === null || item.amount === null) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The coin or amount of attention item ${item.id} is unknown: refund it from the gateway's dashboard and mark it resolved`)
+  }
+  if (recorded === undefined && item.withdrawal_id !== null) {
+    const [earlier] = await service.listCryptoWithdrawals({ id: item.withdrawal_id }, { take: 1 })
+    if (earlier !== undefined && earlier.status !== "rejected") {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Attention item ${item.id} already has a crypto refund (${earlier.id}, ${earlier.status.replace("_", " ")})`)
+    }
+  }
+  const purpose = purposeOf(item.kind)
+  const invoiceId = typeof evidence.invoice_id === "string" ? evidence.invoice_id : item.subject_id.startsWith("cinv_") ? item.subject_id : null
+  let amount = exact(item.amount)
+  if (recorded === undefined && invoiceId !== null && (purpose === "overpayment" || purpose === "underpayment")) {
+    const withdrawals = await service.listCryptoWithdrawals({ invoice_id: invoiceId, purpose })
+    amount = exact(remainingToSendBack(item.amount, invoiceId, withdrawals, [purpose]))
+  }
+  if (recorded === undefined && amount.lte(0)) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Nothing of attention item ${item.id} is left to refund: it was sent already (field: amount)`)
+  }
+  const prepared: ReserveCryptoWithdrawalInput = {
+    idempotency_key: key,
+    provider_id: item.provider_id,
+    psys_cid: recorded?.psys_cid ?? item.psys_cid,
+    fee_plan: input.fee_plan,
+    recipients: [{ address: input.address, amount: recorded?.total_amount ?? amount.toFixed() }],
+    requested_by: input.requested_by,
+    purpose,
+    order_id: item.order_id,
+    invoice_id: invoiceId,
+    note: `Refund of attention item ${item.id} (${item.kind})`,
+  }
+  return new StepResponse({ attention_id: item.id, withdrawal: prepared })
+})
