@@ -9,6 +9,7 @@ import { GatewayClient } from "../../src/gateway"
 import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import {
   CRYPTO_PROVIDER_ID,
+  callbacksDeliveredAndProcessed,
   createCryptoStore,
   orderIdsForCart,
   requestFailure,
@@ -45,7 +46,7 @@ async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance)
   const store = await createCryptoStore(container)
   const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
   await controlOf(sandbox, shop).pay(txnId)
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, container)
   const orderIds = await orderIdsForCart(container, store.cartId)
   if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
   return orderIds[0]
@@ -120,7 +121,7 @@ async function orderPaidInPart(container: MedusaContainer, api: AxiosInstance, f
   const { total, precision } = dueAt(txnId)
   const paid = total.times(fraction).toDecimalPlaces(precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN)
   await controlOf(sandbox, shop).pay(txnId, { amount: paid.toFixed() })
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, container)
   const orderIds = await orderIdsForCart(container, store.cartId)
   if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
   return { orderId: orderIds[0], txnId, paid, due: total }
@@ -474,7 +475,7 @@ medusaIntegrationTestRunner({
         const { orderId, paid } = await orderPaidInPart(container, api, "0.9")
         // The invoice expires underpaid: the order placed on detection is canceled, the refund due recorded.
         await controlOf(sandbox, shop).advanceClock(7200)
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, container)
         const query = container.resolve(ContainerRegistrationKeys.QUERY)
         const { data: orders } = await query.graph({ entity: "order", fields: ["status"], filters: { id: orderId } })
         expect(orders[0].status).toBe("canceled")
