@@ -151,6 +151,8 @@ async function main() {
       await shot(page, "order-crypto-widget")
     })
 
+    await attentionSteps(page, admin, demo)
+
     await step("the crypto settings page loads", async () => {
       await page.goto(`${admin}/settings/crypto`)
       await page.getByRole("heading", { name: /Crypto/ }).first().waitFor()
@@ -159,6 +161,89 @@ async function main() {
   } finally {
     await browser.close()
   }
+}
+
+// ---- "Needs attention" (docs/attention.md) ------------------------------------------------------
+// Money the sandbox can produce that no order explains: an overpayment, an underpayment beyond the
+// tolerance (the order placed on detection is canceled when the invoice expires), and a late payment
+// (money the gateway reports on the expired invoice, its signed callback delivered as the gateway
+// would). Then the tab is walked and one item of each kind is resolved.
+
+const Decimal = require("decimal.js")
+const REFUND_ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+
+/** A storefront cart paid in BTC for `fraction` of its invoice (no payment when fraction is null). */
+async function attentionCheckout(demo, fraction) {
+  const Medusa = require("@medusajs/js-sdk").default
+  const { seeded, backendUrl, sandbox, shop } = demo
+  const store = new Medusa({ baseUrl: backendUrl, publishableKey: seeded.publishableKey })
+  let { cart } = await store.store.cart.create({ region_id: seeded.regionId, email: "attention@example.com" })
+  ;({ cart } = await store.store.cart.createLineItem(cart.id, { variant_id: seeded.variantId, quantity: 1 }))
+  const { payment_collection: collection } = await store.store.payment.initiatePaymentSession(cart, { provider_id: "pp_crypto_crypto", data: { psys_cid: "BTC" } })
+  const txnId = collection.payment_sessions.find((s) => s.provider_id === "pp_crypto_crypto").data.txn_id
+  const total = new Decimal(sandbox.core.invoice(txnId).invoice_total_sum)
+  if (fraction !== null) {
+    const amount = total.times(fraction).toDecimalPlaces(8, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN).toFixed()
+    await fetch(`${sandbox.url}/_sandbox/invoices/${txnId}/pay?api_key=${encodeURIComponent(shop.secretKey)}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ amount }) })
+  }
+  return { txnId, total }
+}
+
+async function makeAttentionItems(demo) {
+  const { sandbox, shop, backendUrl } = demo
+  const control = (route, body) =>
+    fetch(`${sandbox.url}/_sandbox${route}?api_key=${encodeURIComponent(shop.secretKey)}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  await attentionCheckout(demo, "1.2")
+  await attentionCheckout(demo, "0.5")
+  const late = await attentionCheckout(demo, null)
+  await control("/clock/advance", { seconds: 11 * 24 * 3600 })
+  await sandbox.callbacksIdle()
+  // The gateway reports money on the expired invoice: the sandbox's own callback fields, signed.
+  const { signCallback } = require(path.join(root, ".medusa/server/src/gateway/index.js"))
+  const invoice = sandbox.core.invoice(late.txnId)
+  const coin = sandbox.core.coin(invoice.psys_cid)
+  invoice.txs.push({ txid: "f".repeat(64), value: late.total.toFixed(), confirmations: coin.expected_confirmations, block_height: 1, seen_at: sandbox.clock.now() })
+  invoice.status = "completed"
+  const signed = signCallback(sandbox.core.invoiceCallbackFields(invoice, coin, sandbox.core.shopByKey(shop.secretKey)), { secretKey: shop.secretKey, format: "json" })
+  await fetch(`${backendUrl}/hooks/crypto/crypto?json=true`, { method: "POST", headers: { "content-type": signed.contentType }, body: signed.body })
+}
+
+async function attentionSteps(page, admin, demo) {
+  await step("money no order explains shows up under Needs attention with a count", async () => {
+    await makeAttentionItems(demo)
+    await page.goto(`${admin}/crypto`)
+    await page.getByTestId("attention-count").waitFor()
+    await page.getByRole("tab", { name: /Needs attention/ }).click()
+    for (const kind of ["overpaid", "underpaid", "late_payment"]) {
+      await page.locator(`[data-testid="attention-item"][data-kind="${kind}"]`).first().waitFor()
+    }
+    await shot(page, "crypto-attention")
+  })
+
+  await step("an overpayment is refunded in crypto through the confirmation prompt", async () => {
+    const item = page.locator('[data-testid="attention-item"][data-kind="overpaid"]').first()
+    await item.getByLabel("Refund in crypto to").fill(REFUND_ADDRESS)
+    await item.getByRole("button", { name: "Refund" }).click()
+    await page.getByRole("button", { name: "Send" }).click()
+    await page.getByText("Refund sent").first().waitFor()
+    await shot(page, "crypto-attention-refunded")
+  })
+
+  await step("an underpayment beyond the tolerance is refunded in crypto", async () => {
+    const item = page.locator('[data-testid="attention-item"][data-kind="underpaid"]').first()
+    await item.getByLabel("Refund in crypto to").fill(REFUND_ADDRESS)
+    await item.getByRole("button", { name: "Refund" }).click()
+    await page.getByRole("button", { name: "Send" }).click()
+    await page.locator('[data-testid="attention-item"][data-kind="underpaid"]').waitFor({ state: "detached" })
+  })
+
+  await step("a late payment is marked resolved with a note", async () => {
+    const item = page.locator('[data-testid="attention-item"][data-kind="late_payment"]').first()
+    await item.getByLabel("Why (required)").fill("The shopper asked to keep it as store credit")
+    await item.getByRole("button", { name: "Mark resolved" }).click()
+    await page.locator('[data-testid="attention-item"][data-kind="late_payment"]').waitFor({ state: "detached" })
+    await shot(page, "crypto-attention-resolved")
+  })
 }
 
 main()

@@ -18,6 +18,7 @@ export interface AttentionQueueItem {
   provider_id: string
   subject_id: string
   order_id: string | null
+  cart_id: string | null
   psys_cid: string | null
   currency: string | null
   amount: string | null
@@ -49,6 +50,7 @@ export async function listAttentionQueue(
       provider_id: withdrawal.provider_id,
       subject_id: withdrawal.id,
       order_id: withdrawal.order_id,
+      cart_id: null,
       psys_cid: withdrawal.psys_cid,
       currency: null,
       amount: withdrawal.total_amount,
@@ -73,6 +75,7 @@ export async function listAttentionQueue(
       provider_id: row.provider_id,
       subject_id: row.subject_id,
       order_id: row.order_id,
+      cart_id: row.cart_id,
       psys_cid: row.psys_cid,
       currency: row.currency,
       amount: row.amount,
@@ -104,6 +107,7 @@ async function listUnknownExchanges(service: CryptoModuleService): Promise<Atten
     provider_id: text(row.provider_id) ?? "",
     subject_id: String(row.id),
     order_id: null,
+    cart_id: null,
     psys_cid: text(row.from_psys_cid) ?? text(row.psys_cid),
     currency: null,
     amount: text(row.from_amount) ?? text(row.amount),

@@ -157,9 +157,31 @@ export interface CryptoInvoice {
   expected_amount: string | null
   received_amount: string | null
   overpaid_amount: string | null
+  underpaid_amount: string | null
   refund_due_amount: string | null
   gateway_status: string | null
   session_status: string
+}
+
+/** One invoice's account (src/core/account.ts): every amount in `psys_cid`. */
+export interface CryptoInvoiceAccount {
+  invoice_id: string
+  order_number: string
+  txn_id: string | null
+  psys_cid: string | null
+  currency: string | null
+  holds_order_money: boolean
+  superseded: boolean
+  expected: string | null
+  received: string
+  confirmed: string
+  overpaid: string | null
+  underpaid: string | null
+  refund_due: string | null
+  sent_back: string
+  refunded: string
+  in_flight: string
+  held: string
 }
 
 export interface OrderCryptoPayment {
@@ -179,6 +201,8 @@ export interface OrderCryptoResponse {
   payments: OrderCryptoPayment[]
   invoices: CryptoInvoice[]
   current_invoice_id: string | null
+  accounts: CryptoInvoiceAccount[]
+  attention: Array<{ id: string; kind: string; status: string; amount: string | null; psys_cid: string | null; currency: string | null }>
   operation: Operation | null
   operation_error: string | null
   history: Array<{ id: string; status: string | null; amount: string | null; currency: string | null; confirmations: string | null; received_at: string; tx_urls: string[]; order_number: string | null }>

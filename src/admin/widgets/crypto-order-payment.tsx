@@ -142,6 +142,10 @@ const CryptoOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>
               <CryptoStatusBadge status={op?.status ?? invoice.gateway_status} />
               {invoice.overpaid_amount ? <Badge color="purple">Overpaid +{formatDecimal(invoice.overpaid_amount)} {invoice.psys_cid}</Badge> : null}
               {invoice.refund_due_amount ? <Badge color="red">Underpaid: {formatDecimal(invoice.refund_due_amount)} {invoice.psys_cid} received, refund due</Badge> : null}
+              {invoice.underpaid_amount ? <Badge color="orange">Underpaid within tolerance: {formatDecimal(invoice.underpaid_amount)} {invoice.psys_cid} short</Badge> : null}
+              {data.attention.filter((item) => item.status === "open").length > 0 ? (
+                <a href="/app/crypto" className="txt-compact-small text-ui-fg-interactive">{data.attention.filter((item) => item.status === "open").length} item(s) need attention</a>
+              ) : null}
             </div>
             <Field label="Coin">{invoice.psys_cid ?? "—"}{invoice.currency && invoice.currency !== invoice.psys_cid ? ` (${invoice.currency})` : ""}</Field>
             <Field label="Amount due">{formatDecimal(invoice.expected_amount)} {invoice.psys_cid ?? ""}</Field>
@@ -152,6 +156,19 @@ const CryptoOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>
             <Field label="Invoice">{invoice.invoice_url && /^https?:\/\//.test(invoice.invoice_url) ? <a className="text-ui-fg-interactive" href={invoice.invoice_url} target="_blank" rel="noreferrer noopener">{invoice.active_txn_id ?? invoice.txn_id}</a> : invoice.txn_id ?? "—"}</Field>
             <Field label="Transactions"><TxLinks urls={op?.tx_url ?? data.history.flatMap((h) => h.tx_urls)} /></Field>
             {data.operation_error ? <Text size="small" className="text-ui-fg-error">{data.operation_error}</Text> : null}
+            {data.accounts.length > 0 ? (
+              <div className="pt-3">
+                <Text size="small" weight="plus">Account of every invoice</Text>
+                <ul className="flex flex-col gap-y-1 pt-1">
+                  {data.accounts.map((a) => (
+                    <li key={a.invoice_id} className="txt-compact-small" data-testid="crypto-account">
+                      <span className="text-ui-fg-subtle">{a.order_number}{a.holds_order_money ? " (this order's money)" : a.superseded ? " (abandoned)" : ""}: </span>
+                      received {formatDecimal(a.received)}, confirmed {formatDecimal(a.confirmed)}, sent back {formatDecimal(a.sent_back)}, refunded {formatDecimal(a.refunded)}, held {formatDecimal(a.held)} {a.currency ?? a.psys_cid ?? ""}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
             {data.history.length > 0 ? (
               <div className="pt-3">
                 <Text size="small" weight="plus">Status history</Text>

@@ -14,9 +14,10 @@ function world(invoiceOverrides: Row = {}) {
     session_status: "pending",
     order_id: null,
     expected_amount: "0.000175",
-    received_amount: null,
-    superseded_by: null,
+    psys_cid: "BTC",
+    currency: "BTC",
     errored_at: null,
+    superseded_by: null,
     ...invoiceOverrides,
   }
   const medusa = {
@@ -73,6 +74,40 @@ const assessment = (sessionStatus: CryptoSessionStatus | null, gatewayStatus: st
 })
 
 describe("applyCryptoInvoice", () => {
+  it("stores the amounts with the coin of the invoice that holds them after a currency switch", async () => {
+    const { deps, invoice } = world()
+    await applyCryptoInvoice(assessment("captured", "mismatch", { kind: "paid", active_txn_id: "INV-2", received_amount: "0.3", overpaid_amount: "0.1", psys_cid: "LTC", currency: "LTC" }), deps)
+    expect(invoice).toMatchObject({ psys_cid: "LTC", currency: "LTC", active_txn_id: "INV-2", overpaid_amount: "0.1" })
+  })
+
+  it("stores the shortfall of an underpayment accepted within the tolerance", async () => {
+    const { deps, invoice } = world()
+    await applyCryptoInvoice(assessment("captured", "expired", { kind: "paid", received_amount: "0.00017", underpaid_amount: "0.000005" }), deps)
+    expect(invoice).toMatchObject({ underpaid_amount: "0.000005", session_status: "captured" })
+  })
+
+  it("captures an invoice applied as error once the gateway reports it completed", async () => {
+    const { deps, moves } = world({ session_status: "error", errored_at: new Date() })
+    const applied = await applyCryptoInvoice(assessment("captured", "completed", { kind: "paid" }), deps)
+    expect(applied).toMatchObject({ outcome: "applied", session_status: "captured" })
+    expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
+  })
+
+  it("moves nothing for an invoice a new amount superseded, even when paid", async () => {
+    const { deps, moves } = world({ superseded_by: "cinv_2" })
+    const applied = await applyCryptoInvoice(assessment("captured", "completed", { kind: "paid", received_amount: "0.000175" }), deps)
+    expect(applied).toMatchObject({ outcome: "superseded" })
+    expect(moves).toEqual([])
+  })
+
+  it("records money seen on a canceled invoice (a late payment) without moving Medusa", async () => {
+    const { deps, moves, invoice } = world({ session_status: "canceled", received_amount: null })
+    const applied = await applyCryptoInvoice(assessment("captured", "completed", { kind: "paid", received_amount: "0.000175", psys_cid: "BTC" }), deps)
+    expect(applied).toMatchObject({ outcome: "ignored_backward", session_status: "canceled" })
+    expect(invoice).toMatchObject({ received_amount: "0.000175", session_status: "canceled" })
+    expect(moves).toEqual([])
+  })
+
   it("moves nothing for an invoice that never reached the gateway", async () => {
     const { deps, moves } = world()
     expect(await applyCryptoInvoice(assessment(null, null), deps)).toEqual({ invoice_id: "cinv_1", outcome: "not_created", session_status: "pending", order_id: null })

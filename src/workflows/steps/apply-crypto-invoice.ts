@@ -115,21 +115,7 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
 function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefined {
   const { kind, session_status, gateway_status, active_txn_id, siblings_with_money } = input
   if (kind === null || session_status === null || gateway_status === null || active_txn_id === null) return undefined
-  return {
-    ...input,
-    kind,
-    session_status,
-    gateway_status,
-    active_txn_id,
-    received_amount: input.received_amount,
-    expected_amount: input.expected_amount,
-    overpaid_amount: input.overpaid_amount,
-    underpaid_amount: input.underpaid_amount,
-    refund_due_amount: input.refund_due_amount,
-    psys_cid: input.psys_cid,
-    currency: input.currency,
-    siblings_with_money: siblings_with_money ?? [],
-  }
+  return { ...input, kind, session_status, gateway_status, active_txn_id, siblings_with_money: siblings_with_money ?? [] }
 }
 
 /** The step's work, on its collaborators (see {@link applyCryptoInvoiceStep}). */

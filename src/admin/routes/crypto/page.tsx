@@ -1,6 +1,7 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { CurrencyDollar } from "@medusajs/icons"
-import { Container, Heading, Tabs, Text } from "@medusajs/ui"
+import { Badge, Container, Heading, Tabs, Text } from "@medusajs/ui"
+import { AttentionTab, useAttentionCount } from "../../components/attention-tab"
 import { BalancesTab } from "../../components/balances-tab"
 import { DepositsTab } from "../../components/deposits-tab"
 import { ExchangeTab } from "../../components/exchange-tab"
@@ -8,6 +9,7 @@ import { OperationsTab } from "../../components/operations-tab"
 import { WithdrawTab } from "../../components/withdraw-tab"
 
 const CryptoPage = () => {
+  const attention = useAttentionCount()
   return (
     <Container className="divide-y p-0">
       <div className="px-6 py-4">
@@ -21,12 +23,17 @@ const CryptoPage = () => {
           <Tabs.Trigger value="operations">Operations</Tabs.Trigger>
           <Tabs.Trigger value="deposits">Deposits</Tabs.Trigger>
           <Tabs.Trigger value="exchange">Exchange</Tabs.Trigger>
+          <Tabs.Trigger value="attention">
+            Needs attention
+            {attention ? <Badge size="2xsmall" color="orange" className="ml-2" data-testid="attention-count">{attention}</Badge> : null}
+          </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="balances"><BalancesTab /></Tabs.Content>
         <Tabs.Content value="withdraw"><WithdrawTab /></Tabs.Content>
         <Tabs.Content value="operations"><OperationsTab /></Tabs.Content>
         <Tabs.Content value="deposits"><DepositsTab /></Tabs.Content>
         <Tabs.Content value="exchange"><ExchangeTab /></Tabs.Content>
+        <Tabs.Content value="attention"><AttentionTab /></Tabs.Content>
       </Tabs>
     </Container>
   )
