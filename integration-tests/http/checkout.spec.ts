@@ -11,6 +11,8 @@ import type { PayOptions, RunningSandbox, SandboxControl, SandboxShop } from "..
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows"
 import {
   CRYPTO_PROVIDER_ID,
+  callbacksDeliveredAndProcessed,
+  callbacksProcessed,
   createCryptoSession,
   createCryptoStore,
   createPaymentCollection,
@@ -42,6 +44,11 @@ beforeAll(async () => {
 
 afterAll(() => testSandbox?.stop())
 
+/** The test app's container (set when the runner hands it over). */
+let appContainer: () => MedusaContainer = () => {
+  throw new Error("the test app is not running")
+}
+
 /** The sandbox's typed control client (src/sandbox/README.md) acting as the shop. */
 function control(): SandboxControl {
   return controlOf(sandbox, shop)
@@ -50,13 +57,13 @@ function control(): SandboxControl {
 /** The shopper pays the invoice (in full unless `options` say otherwise) and the sandbox delivers its callbacks. */
 async function payAndDeliver(txnId: string, options: PayOptions = {}): Promise<void> {
   await control().pay(txnId, options)
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, appContainer())
 }
 
 /** Two hours of sandbox time pass, longer than any invoice lives, and the sandbox delivers its callbacks. */
 async function outliveTheInvoice(): Promise<void> {
   await control().advanceClock(7200)
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, appContainer())
 }
 
 /** A new store whose cart's crypto checkout has started. */
@@ -166,9 +173,14 @@ function postCallback(api: AxiosInstance, signed: SignedCallback): Promise<Axios
   return api.post("/hooks/crypto/crypto?json=true", signed.body, { headers: { "content-type": signed.contentType }, validateStatus: () => true })
 }
 
-/** Posts a callback signed with the shop's key, as the gateway would (JSON, spec §6.3). */
-function deliver(api: AxiosInstance, fields: CallbackInputFields): Promise<AxiosResponse> {
-  return postCallback(api, signCallback(fields, { secretKey: shop.secretKey, format: "json" }))
+/**
+ * Posts a callback signed with the shop's key, as the gateway would (JSON, spec §6.3), and waits
+ * until our subscriber has processed it (the route answers before processing).
+ */
+async function deliver(api: AxiosInstance, fields: CallbackInputFields): Promise<AxiosResponse> {
+  const answer = await postCallback(api, signCallback(fields, { secretKey: shop.secretKey, format: "json" }))
+  await callbacksProcessed(appContainer())
+  return answer
 }
 
 function completeCart(api: AxiosInstance, store: CryptoStore): Promise<AxiosResponse> {
@@ -178,6 +190,7 @@ function completeCart(api: AxiosInstance, store: CryptoStore): Promise<AxiosResp
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
+    appContainer = getContainer
     describe("crypto checkout over the sandbox", () => {
       it("places the order and captures the payment when the shopper pays the invoice in full", async () => {
         const container = getContainer()
@@ -239,7 +252,7 @@ medusaIntegrationTestRunner({
         // The sandbox has queued its own delivery; the same signed content goes ten more times.
         const signed = signCallback(recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "json" })
         const answers = await Promise.all(Array.from({ length: 10 }, () => postCallback(api, signed)))
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, container)
 
         expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
         expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
@@ -292,7 +305,7 @@ medusaIntegrationTestRunner({
         })
 
         await control().confirm(txnId)
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, container)
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
         expect(await orderStatus(container, orderId)).toBe("pending")
@@ -427,7 +440,7 @@ medusaIntegrationTestRunner({
         const [first, callback] = await Promise.all([completeCart(api, store), deliver(api, recordedCallback(txnId, "completed"))])
         // Medusa answers 409 when its own completion of the cart is still running: a storefront retries.
         const completion = first.status === 409 ? await completeCart(api, store) : first
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, container)
 
         expect(callback.status).toBe(200)
         const orderIds = await orderIdsForCart(container, store.cartId)

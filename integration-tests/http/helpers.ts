@@ -190,3 +190,29 @@ export async function requestFailure(request: Promise<unknown>): Promise<{ statu
   }
   throw new Error("the request succeeded")
 }
+
+/**
+ * Waits until every stored callback delivery has been processed (or has failed and counted its
+ * failure): the callback route answers once the delivery is stored and a subscriber processes it
+ * after the answer (docs/architecture.md#callback-route), so a 200 no longer means "processed".
+ * Bounded: fails the test after `timeoutMs`.
+ */
+export async function callbacksProcessed(container: MedusaContainer, timeoutMs = 30_000): Promise<void> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const { data } = await query.graph({ entity: "crypto_callback", fields: ["id", "processed_at", "failure_count"], filters: { processed_at: null } })
+    const waiting = data.filter((row) => Number(row.failure_count ?? 0) === 0)
+    if (waiting.length === 0) return
+    if (Date.now() > deadline) {
+      throw new Error(`callbacks still unprocessed after ${timeoutMs} ms: ${waiting.map((row) => String(row.id)).join(", ")}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** The sandbox has delivered every callback it queued and our subscriber has processed them. */
+export async function callbacksDeliveredAndProcessed(sandbox: RunningSandbox, container: MedusaContainer): Promise<void> {
+  await sandbox.callbacksIdle()
+  await callbacksProcessed(container)
+}

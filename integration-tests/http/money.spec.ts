@@ -13,6 +13,8 @@ import { signCallback } from "../../src/gateway"
 import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import {
+  callbacksDeliveredAndProcessed,
+  callbacksProcessed,
   createCryptoStore,
   orderIdsForCart,
   requestFailure,
@@ -40,6 +42,11 @@ beforeAll(async () => {
 })
 
 afterAll(() => testSandbox?.stop())
+
+/** The test app's container (set when the runner hands it over). */
+let appContainer: () => MedusaContainer = () => {
+  throw new Error("the test app is not running")
+}
 
 async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
   const email = `admin-${randomBytes(4).toString("hex")}@example.com`
@@ -76,19 +83,19 @@ function part(txnId: string, fraction: string): string {
 
 async function pay(txnId: string, amount?: string): Promise<void> {
   await controlOf(sandbox, shop).pay(txnId, amount === undefined ? {} : { amount })
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, appContainer())
 }
 
 /** The shopper picks another coin on the gateway's hosted page: the new invoice's txn_id. */
 async function switchCoin(txnId: string, psysCid: string): Promise<string> {
   const switched = await controlOf(sandbox, shop).switchCurrency(txnId, psysCid)
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, appContainer())
   return String(switched.txn_id)
 }
 
 async function expireEverything(): Promise<void> {
   await controlOf(sandbox, shop).advanceClock(PAST_EXPIRY_SECONDS)
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, appContainer())
 }
 
 /**
@@ -106,6 +113,7 @@ async function gatewayLaterReports(api: AxiosInstance, txnId: string, status: "c
   const signed = signCallback(sandbox.core.invoiceCallbackFields(invoice, coin, seedShop), { secretKey: shop.secretKey, format: "json" })
   const answer = await api.post("/hooks/crypto/crypto?json=true", signed.body, { headers: { "content-type": signed.contentType } })
   expect(answer.status).toBe(200)
+  await callbacksProcessed(appContainer())
 }
 
 async function attentionItems(api: AxiosInstance, auth: { headers: Record<string, string> }): Promise<Array<Record<string, unknown>>> {
@@ -122,6 +130,7 @@ async function onlyOrder(container: MedusaContainer, store: CryptoStore): Promis
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
+    appContainer = getContainer
     let auth: { headers: Record<string, string> }
     beforeEach(async () => {
       auth = await adminHeaders(getContainer())
@@ -174,7 +183,7 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         await controlOf(sandbox, shop).pay(txnId, { error: true })
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, appContainer())
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
         expect(await attentionItems(api, auth)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "invoice_error", evidence: expect.objectContaining({ txn_id: txnId }) })]))
 
@@ -319,6 +328,7 @@ medusaIntegrationTestRunner({
           const signed = signCallback({ ...fields, confirmations }, { secretKey: shop.secretKey, format: "json" })
           await api.post("/hooks/crypto/crypto?json=true", signed.body, { headers: { "content-type": signed.contentType } })
         }
+        await callbacksProcessed(getContainer())
 
         const items = await attentionItems(api, auth)
         expect(items.filter((item) => item.kind === "unmatched_pay_in" && (item.evidence as { txn_id?: string }).txn_id === txnId)).toEqual([

@@ -13,6 +13,7 @@ import {
   createCryptoSession,
   orderIdsForCart,
   requestFailure,
+  callbacksDeliveredAndProcessed,
   controlOf,
   startCryptoCheckout,
   startTestSandbox,
@@ -34,9 +35,12 @@ beforeAll(async () => {
 
 afterAll(() => testSandbox?.stop())
 
+/** The app's container, set once the test runner has booted the app (callbacks are processed by its event bus). */
+let appContainer: () => MedusaContainer
+
 async function payAndDeliver(txnId: string, options: { confirmations?: number } = {}): Promise<void> {
   await controlOf(sandbox, shop).pay(txnId, options)
-  await sandbox.callbacksIdle()
+  await callbacksDeliveredAndProcessed(sandbox, appContainer())
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/
@@ -58,6 +62,7 @@ async function mirrorOf(container: MedusaContainer, cartId: string) {
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
+    appContainer = getContainer
     describe("GET /store/crypto/payment-status", () => {
       it("answers the active invoice's white-label fields with exact decimal strings and no-store", async () => {
         const store = await createCryptoStore(getContainer())
@@ -102,7 +107,7 @@ medusaIntegrationTestRunner({
 
         expect(data.invoice).toMatchObject({ status: "pending", confirmations: { current: 1, required: 3 }, pending_amount: "0" })
         await controlOf(sandbox, shop).confirm(txnId)
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
         const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
         expect((await getStatus(api, store)).data).toMatchObject({ order_id: orderId, invoice: { status: "completed", session_status: "captured", confirmations: { current: 3, required: 3 } } })
       })
@@ -132,7 +137,7 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const first = await startCryptoCheckout(api, store)
         await controlOf(sandbox, shop).advanceClock(7200)
-        await sandbox.callbacksIdle()
+        await callbacksDeliveredAndProcessed(sandbox, container)
 
         const renewed = await refresh(api, store)
 

@@ -42,3 +42,28 @@ export function paymentEventOf(kind: string): CryptoEventName | undefined {
       return undefined
   }
 }
+
+/**
+ * The plugin's internal event: a verified callback delivery is stored and waits for processing.
+ * The callback route emits it after the insert; the subscriber `src/subscribers/crypto-callback-received.ts`
+ * runs the processing workflow (on a worker instance when the store runs server + worker,
+ * docs/production.md). Payload: `CryptoCallbackReceivedEvent`.
+ */
+export const CRYPTO_CALLBACK_RECEIVED = "crypto.callback.received"
+
+export interface CryptoCallbackReceivedEvent {
+  /** The stored delivery (`ccb_…`). */
+  id: string
+  /** 0 for the route's emit; n for the n-th quick retry of a cart that could not be completed yet. */
+  retry?: number
+}
+
+/**
+ * Retries of a failed processing by the event bus: the Redis event bus passes these to its queue
+ * (attempts with exponential backoff: 2 s, 4 s, 8 s, 16 s); the local event bus ignores them and
+ * the reconciliation job retries the unprocessed delivery instead (docs/production.md).
+ */
+export const CALLBACK_EVENT_OPTIONS = { attempts: 5, backoff: { type: "exponential", delay: 2000 } } as const
+
+/** Quick retries of a paid cart that Medusa could not complete yet, before the job's slower pass. */
+export const CART_RETRY_DELAYS_MS = [2000, 5000, 15000] as const

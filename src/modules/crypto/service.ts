@@ -1,5 +1,7 @@
-import type { InferTypeOf } from "@medusajs/framework/types"
-import { MedusaService } from "@medusajs/framework/utils"
+import type { Context, InferTypeOf } from "@medusajs/framework/types"
+import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/postgresql"
+import { generateEntityId, InjectManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
+import { callbackUpsert, storedCallbackOf, type CryptoCallbackDelivery, type StoredCryptoCallback } from "./callback-upsert"
 import { CryptoAttention, type CryptoAttentionKind } from "./models/crypto-attention"
 import { CryptoCallback } from "./models/crypto-callback"
 import { CryptoExchange } from "./models/crypto-exchange"
@@ -40,6 +42,18 @@ class CryptoModuleService extends MedusaService({
   CryptoSetting,
   CryptoWithdrawal,
 }) {
+  /**
+   * Stores a verified delivery or counts a redelivery in one atomic statement (`callbackUpsert`):
+   * the callback route answers right after it, with no lock and no workflow.
+   */
+  @InjectManager()
+  async storeCryptoCallback(delivery: CryptoCallbackDelivery, @MedusaContext() sharedContext: Context = {}): Promise<StoredCryptoCallback> {
+    const manager = sharedContext.manager as SqlEntityManager
+    const { sql, params } = callbackUpsert(generateEntityId(undefined, "ccb"), delivery)
+    const rows: Array<Record<string, unknown>> = await manager.execute(sql, params)
+    return storedCallbackOf(rows[0])
+  }
+
   /**
    * Raises one attention item, idempotently: the same (`kind`, `subject_id`) is one row. An open
    * item takes the latest amount and evidence (more money may have arrived); a resolved one is

@@ -23,6 +23,7 @@ import type {
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { Invoice } from "../../gateway"
+import { sharedLockingWarning, type DeploymentConfig } from "../../core/deployment"
 import { listCurrencies } from "../../core/currency-cache"
 import { toMedusaError } from "../../core/errors"
 import { assessInvoiceChain, assessmentFields, sessionStatusOf, statusPolicy, type InvoiceAssessment } from "../../core/invoice-chain"
@@ -48,6 +49,24 @@ type SessionData = Record<string, unknown>
  * from it.
  */
 type InjectedDependencies = Record<string, unknown> & { logger: Logger }
+
+/** Whether this process has already warned about its locking provider (several provider entries, one warning). */
+let lockingChecked = false
+
+/** At boot, once per process: a server/worker store needs a shared locking provider (`sharedLockingWarning`). */
+function warnOnceWithoutSharedLocking(cradle: InjectedDependencies): void {
+  if (lockingChecked) return
+  lockingChecked = true
+  let config: DeploymentConfig | undefined
+  try {
+    // The Payment Module's container holds `configModule` in a store; a bare cradle may not.
+    config = cradle.configModule as DeploymentConfig | undefined
+  } catch {
+    config = undefined
+  }
+  const warning = sharedLockingWarning(config)
+  if (warning !== undefined) cradle.logger.warn(warning)
+}
 
 /** What a test may put in place of the application: the collaborators and the gateway client. */
 export interface ProviderSeam {
@@ -97,6 +116,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     for (const warning of optionWarnings(this.options_)) {
       this.logger_.warn(warning)
     }
+    warnOnceWithoutSharedLocking(cradle)
   }
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {

@@ -1,19 +1,24 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { Logger } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type { IEventBusModuleService, Logger } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { CALLBACK_EVENT_OPTIONS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackReceivedEvent } from "../../../../core/events"
 import { providerIdFor, resolveCryptoProvider, type CryptoProvider } from "../../../../core/provider-entry"
-import { handleCryptoCallbackWorkflow } from "../../../../workflows/handle-crypto-callback"
-import { recordCryptoCallbackWorkflow } from "../../../../workflows/record-crypto-callback"
-import { recordCryptoCallbackFailureWorkflow } from "../../../../workflows/record-crypto-callback-failure"
+import { resolveCryptoModule } from "../../../../modules/crypto"
 import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody } from "../callback-request"
 
 /**
  * The gateway's callback URL: `POST /hooks/crypto/<provider entry id>?json=true` (spec §6).
  *
  * 401/400 at once for a forged or malformed body (only a log line, never the body or the key);
- * 200 once the verified delivery is stored. Processing (a gateway re-read, then Medusa
- * workflows) runs before the answer; if it fails the delivery stays stored unprocessed and the
- * reconciliation job retries it, so the answer is still 200.
+ * 200 as soon as the verified delivery is durably stored: one atomic insert, a redelivery one
+ * atomic count (`storeCryptoCallback`), no lock, no workflow. Processing (a gateway re-read, then
+ * Medusa's workflows) is handed to the event bus: `crypto.callback.received`, whose subscriber
+ * runs on a worker instance in a server + worker store and in this process after the answer with
+ * Medusa's defaults, the way Medusa's own `/hooks/payment` route works
+ * (docs/architecture.md#callback-route). The gateway's delivery never waits on Medusa's slow
+ * path, so it is not timed out and sent again. The stored row is the durable promise: a lost
+ * event (a crash before the subscriber ran) leaves it unprocessed and the reconciliation job
+ * processes it.
  */
 export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<void> => {
   const logger = req.scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
@@ -51,26 +56,26 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<voi
   }
 
   const { fields, format } = decision.callback
-  const { result: recorded } = await recordCryptoCallbackWorkflow(req.scope).run({
-    input: {
-      provider_id: entry.providerId,
-      content_hash: callbackContentHash(fields),
-      format,
-      fields,
-      ...callbackSummary(fields),
-    },
+  const stored = await resolveCryptoModule(req.scope).storeCryptoCallback({
+    provider_id: entry.providerId,
+    content_hash: callbackContentHash(fields),
+    format,
+    fields,
+    ...callbackSummary(fields),
   })
-
-  if (!recorded.processed) {
-    try {
-      await handleCryptoCallbackWorkflow(req.scope).run({ input: { callback_id: recorded.callback_id } })
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      logger.error(`crypto callback ${recorded.callback_id} is stored but its processing failed; the reconciliation job will retry: ${reason}`)
-      await recordCryptoCallbackFailureWorkflow(req.scope)
-        .run({ input: { callback_id: recorded.callback_id, error: reason } })
-        .catch((failure: unknown) => logger.error(`crypto callback ${recorded.callback_id}: its failure could not be recorded: ${failure instanceof Error ? failure.message : String(failure)}`))
-    }
+  const duplicate = stored.delivery_count > 1
+  // A first delivery is processed; a redelivery of one still in processing is not processed twice
+  // (ten at once would queue ten workflows on one invoice lock), unless its processing has failed:
+  // then the gateway's resend is a retry.
+  if (!stored.processed && (!duplicate || stored.failure_count > 0)) {
+    const event: CryptoCallbackReceivedEvent = { id: stored.id }
+    await req.scope
+      .resolve<IEventBusModuleService>(Modules.EVENT_BUS)
+      .emit({ name: CRYPTO_CALLBACK_RECEIVED, data: event }, CALLBACK_EVENT_OPTIONS)
+      .catch((error: unknown) =>
+        // The delivery is stored: the reconciliation job processes it even if the event is lost.
+        logger.error(`crypto callback ${stored.id} is stored but its event could not be emitted; the reconciliation job will process it: ${error instanceof Error ? error.message : String(error)}`)
+      )
   }
-  res.status(200).json({ received: true, duplicate: recorded.duplicate })
+  res.status(200).json({ received: true, duplicate })
 }
