@@ -94,10 +94,19 @@ export type CryptoProviderChoice = string | readonly string[] | undefined
  * an id that is not one.
  */
 export async function resolveCryptoProvider(scope: MedusaContainer, choice?: CryptoProviderChoice): Promise<CryptoProvider> {
-  const entry = findEntry(listCryptoProviderEntries(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)), choice)
+  const entry = resolveCryptoProviderEntry(scope, choice)
   const options = await readEffectiveOptions(scope.resolve<CryptoModuleService>(CRYPTO_MODULE), entry.providerId, entry.options)
   // The provider's own client: the same validated options (gatewayTimeoutMs included).
   return { entry, options, client: createGatewayClient(entry.options) }
+}
+
+/**
+ * The provider entry alone (its medusa-config options: key, base URL), with no database read: for
+ * the callback route, which needs only the key to verify a delivery. Throws like
+ * `resolveCryptoProvider`.
+ */
+export function resolveCryptoProviderEntry(scope: MedusaContainer, choice?: CryptoProviderChoice): CryptoProviderEntry {
+  return findEntry(listCryptoProviderEntries(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)), choice)
 }
 
 function findEntry(entries: CryptoProviderEntry[], choice: CryptoProviderChoice): CryptoProviderEntry {

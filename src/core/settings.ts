@@ -68,3 +68,49 @@ export async function readStoredSettings(
 export async function readEffectiveOptions<T extends EditableCryptoOptions>(store: SettingsStore, providerId: string, defaults: T): Promise<T> {
   return mergeCryptoSettings(defaults, await readStoredSettings(store, providerId))
 }
+
+/** How long a checkout reuses the stored settings it read (per process): an admin change reaches other instances within this. */
+export const SETTINGS_CACHE_TTL_MS = 5_000
+
+interface CachedSettings {
+  at: number
+  row: StoredCryptoSettings | undefined
+}
+
+/**
+ * The settings rows read by checkouts, per store (the module service, one per process) and
+ * provider. A cache of a database row with a short life, never a source of truth: a save in this
+ * process forgets it at once (`forgetCachedSettings`), other instances see it within
+ * `SETTINGS_CACHE_TTL_MS`.
+ */
+const settingsCache = new WeakMap<object, Map<string, CachedSettings>>()
+
+/**
+ * `readEffectiveOptions` for the checkout's hot path (`initiatePayment`, `authorizePayment`):
+ * the stored row is reused for `SETTINGS_CACHE_TTL_MS`, so a checkout does not read the settings
+ * table on every call.
+ */
+export async function readEffectiveOptionsCached<T extends EditableCryptoOptions>(
+  store: SettingsStore,
+  providerId: string,
+  defaults: T,
+  now: number = Date.now()
+): Promise<T> {
+  let byProvider = settingsCache.get(store)
+  if (byProvider === undefined) {
+    byProvider = new Map()
+    settingsCache.set(store, byProvider)
+  }
+  const cached = byProvider.get(providerId)
+  if (cached !== undefined && now - cached.at >= 0 && now - cached.at < SETTINGS_CACHE_TTL_MS) {
+    return mergeCryptoSettings(defaults, cached.row)
+  }
+  const row = await readStoredSettings(store, providerId)
+  byProvider.set(providerId, { at: now, row })
+  return mergeCryptoSettings(defaults, row)
+}
+
+/** After a save in this process: the next checkout reads the settings again. */
+export function forgetCachedSettings(store: object, providerId: string): void {
+  settingsCache.get(store)?.delete(providerId)
+}

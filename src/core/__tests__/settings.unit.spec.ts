@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js"
-import { mergeCryptoSettings } from "../settings"
+import { forgetCachedSettings, mergeCryptoSettings, readEffectiveOptionsCached, SETTINGS_CACHE_TTL_MS, type StoredCryptoSettings } from "../settings"
 
 const defaults = {
   allowedCurrencies: ["BTC", "ETH"],
@@ -27,5 +27,54 @@ describe("effective crypto settings", () => {
 
   it("falls back to an accepted coin when the default coin is no longer accepted", () => {
     expect(mergeCryptoSettings(defaults, { accepted_coins: ["ETH"] }).defaultCurrency).toBe("ETH")
+  })
+})
+
+describe("settings read on the checkout path", () => {
+  function storeWith(row: (StoredCryptoSettings & { id: string }) | undefined) {
+    const store = {
+      row,
+      reads: 0,
+      listCryptoSettings: async () => {
+        store.reads += 1
+        return store.row === undefined ? [] : [store.row]
+      },
+    }
+    return store
+  }
+  const read = (store: ReturnType<typeof storeWith>, now: number) =>
+    readEffectiveOptionsCached(store as unknown as Parameters<typeof readEffectiveOptionsCached>[0], "pp_crypto_crypto", defaults, now)
+
+  it("reuses the stored row for a few seconds, then reads it again", async () => {
+    const store = storeWith({ id: "cset_1", invoice_lifetime_minutes: 15 })
+    expect((await read(store, 1_000)).expireMinutes).toBe(15)
+    store.row = { id: "cset_1", invoice_lifetime_minutes: 30 }
+    expect((await read(store, 1_000 + SETTINGS_CACHE_TTL_MS - 1)).expireMinutes).toBe(15)
+    expect(store.reads).toBe(1)
+    expect((await read(store, 1_000 + SETTINGS_CACHE_TTL_MS)).expireMinutes).toBe(30)
+    expect(store.reads).toBe(2)
+  })
+
+  it("reads again at once after a save in this process", async () => {
+    const store = storeWith(undefined)
+    expect((await read(store, 5_000)).expireMinutes).toBe(60)
+    store.row = { id: "cset_1", invoice_lifetime_minutes: 20 }
+    forgetCachedSettings(store, "pp_crypto_crypto")
+    expect((await read(store, 5_001)).expireMinutes).toBe(20)
+    expect(store.reads).toBe(2)
+  })
+
+  it("never trusts a row read in the future (a clock moved back)", async () => {
+    const store = storeWith({ id: "cset_1", order_on_detection: false })
+    await read(store, 10_000)
+    await read(store, 9_000)
+    expect(store.reads).toBe(2)
+  })
+
+  it("keeps one store's rows apart from another's", async () => {
+    const first = storeWith({ id: "cset_1", invoice_lifetime_minutes: 15 })
+    const second = storeWith(undefined)
+    expect((await read(first, 1_000)).expireMinutes).toBe(15)
+    expect((await read(second, 1_000)).expireMinutes).toBe(60)
   })
 })

@@ -37,7 +37,7 @@ import {
   type ResolvedCryptoOptions,
 } from "../../core/options"
 import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "../../core/provider-entry"
-import { readEffectiveOptions } from "../../core/settings"
+import { readEffectiveOptionsCached } from "../../core/settings"
 import { applicationDeps, type ProviderDeps, type ProviderDepsFactory, type ProviderGateway, type ProviderStore } from "./deps"
 import { planOrderNumber } from "./order-number"
 import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "./refund-authorization"
@@ -133,14 +133,19 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     const session = await deps.paymentModule.retrievePaymentSession(sessionId, {
       select: ["id", "payment_collection_id", "provider_id"],
     })
-    // The merchant's admin settings apply from the next checkout on.
-    const options = await readEffectiveOptions(cryptoModule, session.provider_id, this.options_)
+    // Three independent reads at once: the settings (the merchant's admin settings apply from the
+    // next checkout on; cached a few seconds per process), the cart, and the fiat check (before
+    // anything is created the gateway must take this fiat: cached list, spec §4.8).
+    const fiatAccepted = listCurrencies(this.client_, cryptoModule, sourceCurrency)
+    // Awaited below; until then a rejection must not count as unhandled.
+    fiatAccepted.catch(() => undefined)
+    const [options, cart] = await Promise.all([
+      readEffectiveOptionsCached(cryptoModule, session.provider_id, this.options_),
+      this.findCart(deps, session.payment_collection_id),
+    ])
     const psysCid = chooseCoin(data.psys_cid, options)
     const entryId = entryIdOf(session.provider_id) ?? CRYPTO_PROVIDER_IDENTIFIER
-    const cart = await this.findCart(deps, session.payment_collection_id)
-
-    // Before anything is created: the gateway must take this fiat (cached list, spec §4.8).
-    await listCurrencies(this.client_, cryptoModule, sourceCurrency)
+    await fiatAccepted
 
     const reservation = await this.reserveInvoice(deps, {
       base: cart?.id ?? session.payment_collection_id,
@@ -378,7 +383,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       const cryptoModule = this.deps_().cryptoModule
       // Sessions created before provider_id was kept in their data use the medusa-config options.
       const providerId = text(data, "provider_id")
-      const options = providerId === undefined ? this.options_ : await readEffectiveOptions(cryptoModule, providerId, this.options_)
+      const options = providerId === undefined ? this.options_ : await readEffectiveOptionsCached(cryptoModule, providerId, this.options_)
       return await assessInvoiceChain(
         this.client_,
         cryptoModule,

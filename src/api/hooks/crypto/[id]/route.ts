@@ -2,7 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { IEventBusModuleService, Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { CALLBACK_EVENT_OPTIONS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackReceivedEvent } from "../../../../core/events"
-import { providerIdFor, resolveCryptoProvider, type CryptoProvider } from "../../../../core/provider-entry"
+import { providerIdFor, resolveCryptoProviderEntry, type CryptoProviderEntry } from "../../../../core/provider-entry"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody } from "../callback-request"
 
@@ -23,9 +23,10 @@ import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decide
 export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<void> => {
   const logger = req.scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
   const entryId = req.params.id
-  let provider: CryptoProvider
+  // The entry's key is all verification needs: no database read before the body is verified.
+  let entry: CryptoProviderEntry
   try {
-    provider = await resolveCryptoProvider(req.scope, providerIdFor(entryId))
+    entry = resolveCryptoProviderEntry(req.scope, providerIdFor(entryId))
   } catch (error) {
     if (MedusaError.isMedusaError(error) && (error.type === MedusaError.Types.NOT_FOUND || error.type === MedusaError.Types.NOT_ALLOWED)) {
       logger.warn(`crypto callback for unknown provider "${entryId}" refused`)
@@ -34,7 +35,6 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<voi
     }
     throw error
   }
-  const { entry } = provider
 
   let body: Buffer
   try {
