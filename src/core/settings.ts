@@ -62,8 +62,9 @@ export async function readStoredSettings(
 
 /**
  * The options the next checkout uses: `defaults` (the provider's medusa-config options) with the
- * settings the merchant saved in the admin on top. Read from the database on every call, so a
- * change reaches every server instance without a restart.
+ * settings the merchant saved in the admin on top. Read from the database on every call (the
+ * admin's path; checkouts use `readEffectiveOptionsCached`), so a change reaches every server
+ * instance without a restart.
  */
 export async function readEffectiveOptions<T extends EditableCryptoOptions>(store: SettingsStore, providerId: string, defaults: T): Promise<T> {
   return mergeCryptoSettings(defaults, await readStoredSettings(store, providerId))
