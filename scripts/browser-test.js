@@ -303,7 +303,28 @@ async function attentionCheckout(demo, fraction) {
     const amount = total.times(fraction).toDecimalPlaces(8, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN).toFixed()
     await sandbox.control.as(shop.secretKey).pay(txnId, { amount })
   }
-  return { txnId, total }
+  return { txnId, total, cartId: cart.id }
+}
+
+/**
+ * Callbacks are processed after the route answers (docs/architecture.md#callback-route): waits
+ * until the store shows the cart's crypto session in `sessionStatus`.
+ */
+async function waitForSessionStatus(demo, cartId, sessionStatus, timeoutMs = 60000) {
+  const { backendUrl, seeded } = demo
+  const deadline = Date.now() + timeoutMs
+  let last = null
+  while (Date.now() < deadline) {
+    const response = await fetch(`${backendUrl}/store/crypto/payment-status?cart_id=${encodeURIComponent(cartId)}`, {
+      headers: { "x-publishable-api-key": seeded.publishableKey },
+    })
+    if (response.ok) {
+      last = (await response.json()).invoice?.session_status ?? null
+      if (last === sessionStatus) return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(`cart ${cartId}: its crypto session is still ${last} after ${timeoutMs} ms, not ${sessionStatus}`)
 }
 
 async function makeAttentionItems(demo) {
@@ -313,6 +334,9 @@ async function makeAttentionItems(demo) {
   const late = await attentionCheckout(demo, null)
   await sandbox.control.as(shop.secretKey).advanceClock(11 * 24 * 3600)
   await sandbox.callbacksIdle()
+  // The expiry must be applied (the order canceled) before money reaches the invoice: only then is
+  // it a late payment rather than a payment.
+  await waitForSessionStatus(demo, late.cartId, "canceled")
   // The gateway reports money on the expired invoice: the sandbox's own callback fields, signed.
   const { signCallback } = require(path.join(root, ".medusa/server/src/gateway/index.js"))
   const invoice = sandbox.core.invoice(late.txnId)

@@ -513,6 +513,23 @@ medusaIntegrationTestRunner({
         expect(btc.amount).toMatch(/^0\.\d{1,8}$/)
       })
 
+      it("never offers a coin the shop disabled at the gateway (its hidden flag)", async () => {
+        // A fiat no other case lists, so the 60 s currency cache holds no list made before the change.
+        const store = await createCryptoStore(getContainer(), "chf")
+        const seedShop = sandbox.core.shopByKey(shop.secretKey)
+        if (seedShop === undefined) throw new Error("the sandbox shop is missing")
+        const enabled = [...seedShop.enabled_psys_cids]
+        seedShop.enabled_psys_cids = enabled.filter((coin) => coin !== "ETH")
+        try {
+          const response = await api.get(`/store/crypto/currencies?cart_id=${store.cartId}`, { headers: storefrontHeaders(store) })
+          const offered = response.data.currencies.map((coin: { psys_cid: string }) => coin.psys_cid)
+          expect(offered).toContain("BTC")
+          expect(offered).not.toContain("ETH")
+        } finally {
+          seedShop.enabled_psys_cids = enabled
+        }
+      })
+
       it("refuses the store's currency with a clear error when the gateway does not support it, creating nothing", async () => {
         const container = getContainer()
         const store = await createCryptoStore(container, "isk")

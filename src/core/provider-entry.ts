@@ -4,7 +4,7 @@ import { GatewayClient } from "../gateway"
 import { CRYPTO_MODULE } from "../modules/crypto"
 import type CryptoModuleService from "../modules/crypto/service"
 import { parseCryptoOptions, type ResolvedCryptoOptions } from "./options"
-import { readEffectiveOptions } from "./settings"
+import { readEffectiveOptions, readEffectiveOptionsCached } from "./settings"
 
 /** `static identifier` of the provider: Medusa registers each entry as `pp_<identifier>_<id>`. */
 export const CRYPTO_PROVIDER_IDENTIFIER = "crypto"
@@ -88,14 +88,24 @@ export interface CryptoProvider {
 export type CryptoProviderChoice = string | readonly string[] | undefined
 
 /**
- * THE lookup: the provider entry for `choice`, its effective options (read from the database on
- * every call, so an admin change reaches every server instance at once) and a gateway client.
+ * THE lookup: the provider entry for `choice`, its effective options and a gateway client. The
+ * options are read from the database on every call (`fresh`, the admin's paths: a change reaches
+ * every instance at once) or, on the payment paths (`cached`: checkout, callback processing), from
+ * the row this process read in the last few seconds (`readEffectiveOptionsCached`).
  * Throws NOT_ALLOWED when no crypto provider is configured (or none of a list is), NOT_FOUND for
  * an id that is not one.
  */
-export async function resolveCryptoProvider(scope: MedusaContainer, choice?: CryptoProviderChoice): Promise<CryptoProvider> {
+export async function resolveCryptoProvider(
+  scope: MedusaContainer,
+  choice?: CryptoProviderChoice,
+  settings: "fresh" | "cached" = "fresh"
+): Promise<CryptoProvider> {
   const entry = resolveCryptoProviderEntry(scope, choice)
-  const options = await readEffectiveOptions(scope.resolve<CryptoModuleService>(CRYPTO_MODULE), entry.providerId, entry.options)
+  const store = scope.resolve<CryptoModuleService>(CRYPTO_MODULE)
+  const options =
+    settings === "cached"
+      ? await readEffectiveOptionsCached(store, entry.providerId, entry.options)
+      : await readEffectiveOptions(store, entry.providerId, entry.options)
   // The provider's own client: the same validated options (gatewayTimeoutMs included).
   return { entry, options, client: createGatewayClient(entry.options) }
 }

@@ -25,6 +25,7 @@ import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/
 import type { Invoice } from "../../gateway"
 import { sharedLockingWarning, type DeploymentConfig } from "../../core/deployment"
 import { listCurrencies } from "../../core/currency-cache"
+import { borrowAssessment } from "../../core/assessment-handoff"
 import { toMedusaError } from "../../core/errors"
 import { assessInvoiceChain, assessmentFields, sessionStatusOf, statusPolicy, type InvoiceAssessment } from "../../core/invoice-chain"
 import { sessionAmountToDecimalString } from "../../core/money"
@@ -384,11 +385,12 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       // Sessions created before provider_id was kept in their data use the medusa-config options.
       const providerId = text(data, "provider_id")
       const options = providerId === undefined ? this.options_ : await readEffectiveOptionsCached(cryptoModule, providerId, this.options_)
-      return await assessInvoiceChain(
-        this.client_,
-        cryptoModule,
-        { txn_id: txnId, order_number: text(data, "order_number") },
-        statusPolicy(options)
+      const policy = statusPolicy(options)
+      // Called by Medusa's workflows while a callback's sync moves the money: its reading, made a
+      // moment ago under the invoice's lock, is taken instead of a second gateway read.
+      return (
+        borrowAssessment(txnId, policy) ??
+        (await assessInvoiceChain(this.client_, cryptoModule, { txn_id: txnId, order_number: text(data, "order_number") }, policy))
       )
     } catch (error) {
       throw toMedusaError(error, action)

@@ -1,4 +1,5 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { lendAssessment } from "../../core/assessment-handoff"
 import { toMedusaError } from "../../core/errors"
 import { assessInvoiceChain, assessmentFields, statusPolicy, type AssessmentFields } from "../../core/invoice-chain"
 import { resolveCoinId } from "../../core/currency-cache"
@@ -37,10 +38,15 @@ export const assessCryptoInvoiceStep = createStep(
         siblings_with_money: null,
       })
     }
-    // The merchant's admin settings (tolerance, order on detection) apply from now on.
-    const { client, options } = await resolveCryptoProvider(container, invoice.provider_id)
+    // The merchant's admin settings (tolerance, order on detection), as the provider reads them: the
+    // same policy on both sides lets the provider take this reading (assessment-handoff.ts).
+    const { client, options } = await resolveCryptoProvider(container, invoice.provider_id, "cached")
     try {
-      const assessment = await assessInvoiceChain(client, cryptoModule, { txn_id: invoice.txn_id, order_number: invoice.order_number }, statusPolicy(options))
+      const policy = statusPolicy(options)
+      const assessment = await assessInvoiceChain(client, cryptoModule, { txn_id: invoice.txn_id, order_number: invoice.order_number }, policy)
+      // The provider's authorize and capture, run by the apply step's Medusa workflows, take this
+      // reading instead of asking the gateway again (src/core/assessment-handoff.ts).
+      lendAssessment(invoice.txn_id, assessment, policy)
       const fields = assessmentFields(assessment)
       // A plain shop learns the coin the shopper picked on the hosted page only from the callback's
       // `currency` code (spec §6.1): its coin ID comes from the gateway's list (spec §4.8).

@@ -4,6 +4,9 @@ import { Decimal } from "decimal.js"
 import type { Currency, Invoice, InvoiceCreateParams, Operation } from "../../../gateway"
 import type { ProviderDeps, ProviderGateway, ProviderStore } from "../deps"
 import { PLAIN_REFUND_MESSAGE } from "../refund-authorization"
+import { lendAssessment, returnAssessment } from "../../../core/assessment-handoff"
+import { assessInvoiceChain, statusPolicy } from "../../../core/invoice-chain"
+import { parseCryptoOptions } from "../../../core/options"
 import CryptoPaymentProviderService from "../service"
 
 type Row = Record<string, unknown>
@@ -249,6 +252,41 @@ describe("CryptoPaymentProviderService.authorizePayment", () => {
   it("translates a gateway failure into a MedusaError naming the action", async () => {
     const { provider } = setup()
     await expect(provider.authorizePayment({ data: { txn_id: "INV-404" } })).rejects.toThrow(/^Checking the crypto invoice/)
+  })
+})
+
+describe("CryptoPaymentProviderService during a callback's sync", () => {
+  afterEach(() => returnAssessment("INV-1"))
+
+  it("takes the reading the sync lent instead of asking the gateway again, for authorize and capture", async () => {
+    const { provider, gateway } = setup()
+    gateway.report("INV-1", "completed", { amount: "0.000175", sum: "0.000175" })
+    const reads: string[] = []
+    const retrieve = gateway.operations.retrieve
+    gateway.operations.retrieve = async (id: string) => {
+      reads.push(id)
+      return retrieve(id)
+    }
+    const policy = statusPolicy(parseCryptoOptions(options))
+    lendAssessment("INV-1", await assessInvoiceChain(gateway, undefined, { txn_id: "INV-1", order_number: undefined }, policy), policy)
+    expect(reads).toEqual(["INV-1"])
+
+    expect((await provider.authorizePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })).status).toBe("captured")
+    await provider.capturePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })
+    expect(reads).toEqual(["INV-1"])
+
+    returnAssessment("INV-1")
+    await provider.authorizePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })
+    expect(reads).toEqual(["INV-1", "INV-1"])
+  })
+
+  it("reads the gateway when the merchant's settings give another status policy", async () => {
+    const { provider, gateway, store } = setup()
+    store.settings.push({ id: "cset_1", provider_id: PROVIDER_ID, order_on_detection: false })
+    gateway.report("INV-1", "pending")
+    const onDetection = statusPolicy(parseCryptoOptions(options))
+    lendAssessment("INV-1", await assessInvoiceChain(gateway, undefined, { txn_id: "INV-1", order_number: undefined }, onDetection), onDetection)
+    expect((await provider.authorizePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })).status).toBe("pending")
   })
 })
 
