@@ -1,6 +1,7 @@
 import { Decimal } from "decimal.js"
 import { isDecimalString } from "../gateway"
 import type CryptoModuleService from "../modules/crypto/service"
+import { settingsGeneration } from "../modules/crypto/settings-generation"
 import type { ResolvedCryptoOptions } from "./options"
 
 /** The settings a merchant edits in the admin (Settings → Crypto); all optional: null = config. */
@@ -75,21 +76,22 @@ export const SETTINGS_CACHE_TTL_MS = 5_000
 
 interface CachedSettings {
   at: number
+  generation: number
   row: StoredCryptoSettings | undefined
 }
 
 /**
- * The settings rows read by checkouts, per store (the module service, one per process) and
- * provider. A cache of a database row with a short life, never a source of truth: a save in this
- * process forgets it at once (`forgetCachedSettings`), other instances see it within
- * `SETTINGS_CACHE_TTL_MS`.
+ * The settings rows read by checkouts, per store (the module service) and provider. A cache of a
+ * database row with a short life, never a source of truth: any write to the settings table in this
+ * process (`settingsGeneration`, counted by the module service) makes the next read go to the
+ * database; other instances see a change within `SETTINGS_CACHE_TTL_MS`.
  */
 const settingsCache = new WeakMap<object, Map<string, CachedSettings>>()
 
 /**
- * `readEffectiveOptions` for the checkout's hot path (`initiatePayment`, `authorizePayment`):
- * the stored row is reused for `SETTINGS_CACHE_TTL_MS`, so a checkout does not read the settings
- * table on every call.
+ * `readEffectiveOptions` for the payment paths (`initiatePayment`, `authorizePayment`, callback
+ * processing): the stored row is reused for `SETTINGS_CACHE_TTL_MS` unless this process wrote the
+ * settings since, so a checkout does not read the settings table on every call.
  */
 export async function readEffectiveOptionsCached<T extends EditableCryptoOptions>(
   store: SettingsStore,
@@ -102,16 +104,12 @@ export async function readEffectiveOptionsCached<T extends EditableCryptoOptions
     byProvider = new Map()
     settingsCache.set(store, byProvider)
   }
+  const generation = settingsGeneration()
   const cached = byProvider.get(providerId)
-  if (cached !== undefined && now - cached.at >= 0 && now - cached.at < SETTINGS_CACHE_TTL_MS) {
+  if (cached !== undefined && cached.generation === generation && now - cached.at >= 0 && now - cached.at < SETTINGS_CACHE_TTL_MS) {
     return mergeCryptoSettings(defaults, cached.row)
   }
   const row = await readStoredSettings(store, providerId)
-  byProvider.set(providerId, { at: now, row })
+  byProvider.set(providerId, { at: now, generation, row })
   return mergeCryptoSettings(defaults, row)
-}
-
-/** After a save in this process: the next checkout reads the settings again. */
-export function forgetCachedSettings(store: object, providerId: string): void {
-  settingsCache.get(store)?.delete(providerId)
 }

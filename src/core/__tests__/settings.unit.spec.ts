@@ -1,5 +1,6 @@
 import { Decimal } from "decimal.js"
-import { forgetCachedSettings, mergeCryptoSettings, readEffectiveOptionsCached, SETTINGS_CACHE_TTL_MS, type StoredCryptoSettings } from "../settings"
+import { settingsChanged } from "../../modules/crypto/settings-generation"
+import { mergeCryptoSettings, readEffectiveOptionsCached, SETTINGS_CACHE_TTL_MS, type StoredCryptoSettings } from "../settings"
 
 const defaults = {
   allowedCurrencies: ["BTC", "ETH"],
@@ -55,11 +56,11 @@ describe("settings read on the checkout path", () => {
     expect(store.reads).toBe(2)
   })
 
-  it("reads again at once after a save in this process", async () => {
+  it("reads again at once after a write to the settings in this process", async () => {
     const store = storeWith(undefined)
     expect((await read(store, 5_000)).expireMinutes).toBe(60)
     store.row = { id: "cset_1", invoice_lifetime_minutes: 20 }
-    forgetCachedSettings(store, "pp_crypto_crypto")
+    settingsChanged()
     expect((await read(store, 5_001)).expireMinutes).toBe(20)
     expect(store.reads).toBe(2)
   })

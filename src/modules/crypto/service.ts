@@ -9,6 +9,7 @@ import { CryptoInvoice } from "./models/crypto-invoice"
 import { CryptoRateCache } from "./models/crypto-rate-cache"
 import { CryptoSetting } from "./models/crypto-setting"
 import { CryptoWithdrawal } from "./models/crypto-withdrawal"
+import { settingsChanged } from "./settings-generation"
 
 export type CryptoAttentionRecord = InferTypeOf<typeof CryptoAttention>
 
@@ -42,6 +43,30 @@ class CryptoModuleService extends MedusaService({
   CryptoSetting,
   CryptoWithdrawal,
 }) {
+  // MedusaService's constructor takes the module's container and declaration; they are passed on.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  constructor(...args: any[]) {
+    super(...args)
+    // Every write to the settings table moves the settings generation, so a checkout in this
+    // process never uses a settings row cached before it (src/core/settings.ts).
+    for (const name of ["createCryptoSettings", "updateCryptoSettings", "upsertCryptoSettings", "deleteCryptoSettings", "softDeleteCryptoSettings", "restoreCryptoSettings"] as const) {
+      const write = (this as unknown as Record<string, unknown>)[name]
+      if (typeof write !== "function") continue
+      const original = write.bind(this) as (...input: unknown[]) => Promise<unknown>
+      Object.defineProperty(this, name, {
+        configurable: true,
+        writable: true,
+        value: async (...input: unknown[]) => {
+          try {
+            return await original(...input)
+          } finally {
+            settingsChanged()
+          }
+        },
+      })
+    }
+  }
+
   /**
    * Stores a verified delivery or counts a redelivery in one atomic statement (`callbackUpsert`):
    * the callback route answers right after it, with no lock and no workflow.

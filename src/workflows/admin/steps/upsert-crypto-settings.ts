@@ -1,5 +1,4 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { forgetCachedSettings } from "../../../core/settings"
 import { resolveCryptoModule } from "../../../modules/crypto"
 
 export interface CryptoSettingsPatch {
@@ -39,7 +38,6 @@ export const upsertCryptoSettingsStep = createStep(
     const saved = previous
       ? await service.updateCryptoSettings({ id: previous.id, ...changes })
       : await service.createCryptoSettings({ provider_id: patch.provider_id, ...changes })
-    forgetCachedSettings(service, patch.provider_id)
     const snapshot: SettingsSnapshot | null = previous
       ? {
           id: previous.id,
@@ -51,12 +49,11 @@ export const upsertCryptoSettingsStep = createStep(
           updated_by: previous.updated_by ?? null,
         }
       : null
-    return new StepResponse(saved, { previous: snapshot, id: saved.id, provider_id: patch.provider_id })
+    return new StepResponse(saved, { previous: snapshot, id: saved.id })
   },
   async (undo, { container }) => {
     if (!undo) return
     const service = resolveCryptoModule(container)
-    forgetCachedSettings(service, undo.provider_id)
     if (undo.previous === null) {
       await service.deleteCryptoSettings(undo.id)
       return
