@@ -11,6 +11,7 @@ import {
   GatewayResponseError,
   GatewayServerError,
   GatewayTimeoutError,
+  redactUrl,
 } from "../gateway"
 
 /**
@@ -69,8 +70,7 @@ export function toMedusaError(error: unknown, action: string): MedusaError {
   if (error instanceof GatewayError) {
     return build(MedusaError.Types.UNEXPECTED_STATE, `${action}: ${error.message}`)
   }
-  const text = error instanceof Error ? error.message : String(error)
-  return build(MedusaError.Types.UNEXPECTED_STATE, `${action}: ${text}`)
+  return build(MedusaError.Types.UNEXPECTED_STATE, `${action}: ${failureReason(error)}`)
 }
 
 /** What a merchant is told about a gateway rejection: a sentence and the form field it concerns. */
@@ -160,4 +160,35 @@ export function explainGatewayRejection(error: GatewayApiError | GatewayParamete
     return { type: MedusaError.Types.INVALID_DATA, field, message: `${field} was refused by the gateway: ${detailOf(attribute)}` }
   }
   return undefined
+}
+
+/**
+ * A failure as a merchant and a log can read it: its message, and its code when it has one
+ * (a gateway code, a Medusa error type, a Node error code), never `[object Object]`. Medusa's
+ * workflow engine rethrows a step's error as a plain `{ message, name, code? }` object, so plain
+ * objects are read by their fields, not by `String()`. Any `api_key` a message carries is masked
+ * (spec §5.1).
+ */
+export function failureReason(error: unknown): string {
+  const record = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : undefined
+  const messageOf = (): string => {
+    if (typeof error === "string") return error
+    if (record !== undefined && typeof record.message === "string" && record.message !== "") return record.message
+    if (record !== undefined) {
+      try {
+        return JSON.stringify(error) ?? "unknown error"
+      } catch {
+        return "unknown error"
+      }
+    }
+    return String(error)
+  }
+  const codeOf = (): string | undefined => {
+    if (record === undefined) return undefined
+    const code = record.code ?? (MedusaError.isMedusaError(error) ? record.type : undefined)
+    return typeof code === "string" || typeof code === "number" ? String(code) : undefined
+  }
+  const message = messageOf()
+  const code = codeOf()
+  return redactUrl(code === undefined || message.includes(code) ? message : `${message} (code ${code})`)
 }

@@ -1,6 +1,7 @@
 import type { IEventBusModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { resolveCryptoModule } from "../modules/crypto"
+import { failureReason } from "./errors"
 import { listCurrencies } from "./currency-cache"
 import { resolveCryptoProvider } from "./provider-entry"
 
@@ -35,7 +36,7 @@ export async function emitOutcomeUnknown(scope: MedusaContainer, name: string, d
     await scope.resolve<IEventBusModuleService>(Modules.EVENT_BUS).emit({ name, data: payload })
   } catch (error) {
     const logger = scope.resolve<{ warn: (message: string) => void }>(ContainerRegistrationKeys.LOGGER)
-    logger.warn(`Could not emit ${name} for ${data.id}: ${error instanceof Error ? error.message : String(error)}`)
+    logger.warn(`Could not emit ${name} for ${data.id}: ${failureReason(error)}`)
   }
 }
 

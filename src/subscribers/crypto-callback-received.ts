@@ -1,6 +1,7 @@
 import type { IEventBusModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { failureReason } from "../core/errors"
 import { callbackConcurrency, ProcessLimit } from "../core/process-limit"
 import { CALLBACK_EVENT_OPTIONS, CART_RETRY_DELAYS_MS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackReceivedEvent } from "../core/events"
 import { handleCryptoCallbackWorkflow } from "../workflows/handle-crypto-callback"
@@ -44,10 +45,10 @@ export async function handleCallbackEvent(deps: CallbackEventDeps, event: Crypto
   try {
     outcome = (await deps.process(event.id)).outcome
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
+    const reason = failureReason(error)
     deps.logger.error(`crypto callback ${event.id}: processing failed, it will be retried: ${reason}`)
     await deps.recordFailure(event.id, reason).catch((failure: unknown) =>
-      deps.logger.error(`crypto callback ${event.id}: its failure could not be recorded: ${failure instanceof Error ? failure.message : String(failure)}`)
+      deps.logger.error(`crypto callback ${event.id}: its failure could not be recorded: ${failureReason(failure)}`)
     )
     throw error
   }

@@ -36,6 +36,22 @@ describe("crypto.callback.received subscriber", () => {
     expect(calls).toEqual(["process ccb_1", "failure ccb_1 gateway timeout"])
   })
 
+  it("records a failure thrown as a plain object (as a workflow run rethrows a step error) by its message and code", async () => {
+    const { deps, calls } = fakes(async () => {
+      throw { message: "Cart cart_1 is locked by another request", code: "cart_locked", name: "Error" }
+    })
+    await expect(handleCallbackEvent(deps, { id: "ccb_1" })).rejects.toBeDefined()
+    expect(calls).toEqual(["process ccb_1", "failure ccb_1 Cart cart_1 is locked by another request (code cart_locked)"])
+  })
+
+  it("never records the api_key a failure message carries", async () => {
+    const { deps, calls } = fakes(async () => {
+      throw new Error("GET http://gw.test/api/v1/invoices/new?order_number=1&api_key=sk_live_123 failed")
+    })
+    await expect(handleCallbackEvent(deps, { id: "ccb_1" })).rejects.toThrow()
+    expect(calls[1]).toBe("failure ccb_1 GET http://gw.test/api/v1/invoices/new?order_number=1&api_key=*** failed")
+  })
+
   it("retries a paid cart Medusa could not complete yet within seconds, then leaves it to the job", async () => {
     const { deps, emitted } = fakes(async () => ({ outcome: "incomplete" }))
     await handleCallbackEvent(deps, { id: "ccb_1" })

@@ -1,6 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { IEventBusModuleService, Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { failureReason } from "../../../../core/errors"
 import { CALLBACK_EVENT_OPTIONS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackReceivedEvent } from "../../../../core/events"
 import { providerIdFor, resolveCryptoProviderEntry, type CryptoProviderEntry } from "../../../../core/provider-entry"
 import { resolveCryptoModule } from "../../../../modules/crypto"
@@ -74,7 +75,7 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<voi
       .emit({ name: CRYPTO_CALLBACK_RECEIVED, data: event }, CALLBACK_EVENT_OPTIONS)
       .catch((error: unknown) =>
         // The delivery is stored: the reconciliation job processes it even if the event is lost.
-        logger.error(`crypto callback ${stored.id} is stored but its event could not be emitted; the reconciliation job will process it: ${error instanceof Error ? error.message : String(error)}`)
+        logger.error(`crypto callback ${stored.id} is stored but its event could not be emitted; the reconciliation job will process it: ${failureReason(error)}`)
       )
   }
   res.status(200).json({ received: true, duplicate })
