@@ -28,92 +28,148 @@ export interface AttentionQueueItem {
   created_at: Date | string
 }
 
-/** Exchanges are recorded by a model that may not exist in this build: read only when it does. */
-interface ExchangeReader {
-  listCryptoExchanges?: (filters: Record<string, unknown>, config?: Record<string, unknown>) => Promise<Array<Record<string, unknown>>>
-}
+/** The three list-and-count reads of the module service the queue needs (a fake in unit tests). */
+export type AttentionQueueService = Pick<CryptoModuleService, "listAndCountCryptoAttentions" | "listAndCountCryptoWithdrawals" | "listAndCountCryptoExchanges">
 
 const UNKNOWN = "outcome_unknown"
 
+type WithdrawalRecord = Awaited<ReturnType<CryptoModuleService["listCryptoWithdrawals"]>>[number]
+type ExchangeRecord = Awaited<ReturnType<CryptoModuleService["listCryptoExchanges"]>>[number]
+
+/** One part of the queue, newest first: how many items it holds, and a slice of them. */
+interface QueuePart {
+  count: number
+  read(skip: number, take: number): Promise<AttentionQueueItem[]>
+}
+
+/**
+ * The queue is the concatenation of its parts in this order — withdrawals and refunds of unknown
+ * outcome, exchanges of unknown outcome (the most urgent: money may have left), then the stored
+ * items — each newest first. A page is one window over that whole list, so every item appears on
+ * exactly one page and `count` is the length of the list.
+ */
+async function parts(service: AttentionQueueService): Promise<QueuePart[]> {
+  const [[, withdrawals], [, exchanges], [, rows]] = await Promise.all([
+    service.listAndCountCryptoWithdrawals({ status: UNKNOWN }, { take: 1, select: ["id"] }),
+    service.listAndCountCryptoExchanges({ status: UNKNOWN }, { take: 1, select: ["id"] }),
+    service.listAndCountCryptoAttentions({ status: "open" }, { take: 1, select: ["id"] }),
+  ])
+  return [
+    {
+      count: withdrawals,
+      read: async (skip, take) =>
+        (await service.listAndCountCryptoWithdrawals({ status: UNKNOWN }, { order: { requested_at: "DESC", id: "ASC" }, skip, take }))[0].map(withdrawalItem),
+    },
+    {
+      count: exchanges,
+      read: async (skip, take) => (await service.listAndCountCryptoExchanges({ status: UNKNOWN }, { order: { requested_at: "DESC", id: "ASC" }, skip, take }))[0].map(exchangeItem),
+    },
+    {
+      count: rows,
+      read: async (skip, take) => (await service.listAndCountCryptoAttentions({ status: "open" }, { order: { created_at: "DESC", id: "ASC" }, skip, take }))[0].map(attentionItem),
+    },
+  ]
+}
+
 export async function listAttentionQueue(
-  service: CryptoModuleService,
+  service: AttentionQueueService,
   page: { limit: number; offset: number } = { limit: 100, offset: 0 }
 ): Promise<{ items: AttentionQueueItem[]; count: number }> {
-  const [rows, rowCount] = await service.listAndCountCryptoAttentions({ status: "open" }, { order: { created_at: "DESC" }, take: page.limit, skip: page.offset })
-  const withdrawals = await service.listCryptoWithdrawals({ status: UNKNOWN }, { order: { requested_at: "DESC" } })
-  const exchanges = await listUnknownExchanges(service)
-  const items: AttentionQueueItem[] = [
-    ...withdrawals.map<AttentionQueueItem>((withdrawal) => ({
-      id: withdrawal.id,
-      kind: withdrawal.purpose === "withdrawal" ? "withdrawal_unknown" : "refund_unknown",
-      source: "withdrawal",
-      provider_id: withdrawal.provider_id,
-      subject_id: withdrawal.id,
-      order_id: withdrawal.order_id,
-      cart_id: null,
-      psys_cid: withdrawal.psys_cid,
-      currency: null,
-      amount: withdrawal.total_amount,
-      evidence: {
-        purpose: withdrawal.purpose,
-        type: withdrawal.type,
-        recipients: withdrawal.recipients,
-        requested_at: withdrawal.requested_at,
-        requested_by: withdrawal.requested_by,
-        invoice_id: withdrawal.invoice_id,
-        error_message: withdrawal.error_message,
-      },
-      status: "open",
-      withdrawal_id: withdrawal.id,
-      created_at: withdrawal.requested_at,
-    })),
-    ...exchanges,
-    ...rows.map<AttentionQueueItem>((row) => ({
-      id: row.id,
-      kind: row.kind,
-      source: "attention",
-      provider_id: row.provider_id,
-      subject_id: row.subject_id,
-      order_id: row.order_id,
-      cart_id: row.cart_id,
-      psys_cid: row.psys_cid,
-      currency: row.currency,
-      amount: row.amount,
-      evidence: (row.evidence ?? {}) as Record<string, unknown>,
-      status: row.status,
-      withdrawal_id: row.withdrawal_id,
-      created_at: row.created_at,
-    })),
-  ]
-  return { items, count: rowCount + withdrawals.length + exchanges.length }
+  const items: AttentionQueueItem[] = []
+  let skip = page.offset
+  let count = 0
+  for (const part of await parts(service)) {
+    count += part.count
+    const take = Math.min(page.limit - items.length, part.count - skip)
+    if (take > 0) {
+      items.push(...(await part.read(skip, take)))
+    }
+    skip = Math.max(0, skip - part.count)
+  }
+  return { items, count }
 }
 
 /** How many items wait for a decision (the admin's badge). */
-export async function countAttentionQueue(service: CryptoModuleService): Promise<number> {
-  const [, open] = await service.listAndCountCryptoAttentions({ status: "open" }, { take: 1 })
-  const [, unknown] = await service.listAndCountCryptoWithdrawals({ status: UNKNOWN }, { take: 1 })
-  return open + unknown + (await listUnknownExchanges(service)).length
+export async function countAttentionQueue(service: AttentionQueueService): Promise<number> {
+  return (await parts(service)).reduce((total, part) => total + part.count, 0)
 }
 
-async function listUnknownExchanges(service: CryptoModuleService): Promise<AttentionQueueItem[]> {
-  const reader = service as unknown as ExchangeReader
-  if (typeof reader.listCryptoExchanges !== "function") return []
-  const rows = await reader.listCryptoExchanges({ status: UNKNOWN })
-  const text = (value: unknown) => (typeof value === "string" ? value : null)
-  return rows.map((row) => ({
-    id: String(row.id),
+function withdrawalItem(withdrawal: WithdrawalRecord): AttentionQueueItem {
+  return {
+    id: withdrawal.id,
+    kind: withdrawal.purpose === "withdrawal" ? "withdrawal_unknown" : "refund_unknown",
+    source: "withdrawal",
+    provider_id: withdrawal.provider_id,
+    subject_id: withdrawal.id,
+    order_id: withdrawal.order_id,
+    cart_id: null,
+    psys_cid: withdrawal.psys_cid,
+    currency: null,
+    amount: withdrawal.total_amount,
+    evidence: {
+      purpose: withdrawal.purpose,
+      type: withdrawal.type,
+      recipients: withdrawal.recipients,
+      requested_at: withdrawal.requested_at,
+      requested_by: withdrawal.requested_by,
+      invoice_id: withdrawal.invoice_id,
+      error_message: withdrawal.error_message,
+    },
+    status: "open",
+    withdrawal_id: withdrawal.id,
+    created_at: withdrawal.requested_at,
+  }
+}
+
+/**
+ * An exchange of unknown outcome, with the amount the merchant asked for in its coin: the amount to
+ * send (`from_amount` in `from_currency`), or, when the exchange was asked by the amount to
+ * receive, that amount in `to_currency` (spec §4.11).
+ */
+function exchangeItem(exchange: ExchangeRecord): AttentionQueueItem {
+  const bySent = exchange.from_amount !== null
+  return {
+    id: exchange.id,
     kind: "exchange_unknown",
     source: "exchange",
-    provider_id: text(row.provider_id) ?? "",
-    subject_id: String(row.id),
+    provider_id: exchange.provider_id,
+    subject_id: exchange.id,
     order_id: null,
     cart_id: null,
-    psys_cid: text(row.from_psys_cid) ?? text(row.psys_cid),
+    psys_cid: bySent ? exchange.from_currency : exchange.to_currency,
     currency: null,
-    amount: text(row.from_amount) ?? text(row.amount),
-    evidence: { ...row },
+    amount: bySent ? exchange.from_amount : exchange.to_amount,
+    evidence: {
+      from_currency: exchange.from_currency,
+      to_currency: exchange.to_currency,
+      from_amount: exchange.from_amount,
+      to_amount: exchange.to_amount,
+      to_address: exchange.to_address,
+      requested_at: exchange.requested_at,
+      requested_by: exchange.requested_by,
+      error_message: exchange.error_message,
+    },
     status: "open",
     withdrawal_id: null,
-    created_at: (row.created_at as Date | string | undefined) ?? new Date(0),
-  }))
+    created_at: exchange.requested_at,
+  }
+}
+
+function attentionItem(row: CryptoAttentionRecord): AttentionQueueItem {
+  return {
+    id: row.id,
+    kind: row.kind,
+    source: "attention",
+    provider_id: row.provider_id,
+    subject_id: row.subject_id,
+    order_id: row.order_id,
+    cart_id: row.cart_id,
+    psys_cid: row.psys_cid,
+    currency: row.currency,
+    amount: row.amount,
+    evidence: (row.evidence ?? {}) as Record<string, unknown>,
+    status: row.status,
+    withdrawal_id: row.withdrawal_id,
+    created_at: row.created_at,
+  }
 }
