@@ -2,6 +2,7 @@ import type { IEventBusModuleService, MedusaContainer } from "@medusajs/framewor
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { resolveCryptoModule } from "../modules/crypto"
 import { failureReason } from "./errors"
+import { CryptoEvents } from "./events"
 import { listCurrencies } from "./currency-cache"
 import { resolveCryptoProvider } from "./provider-entry"
 
@@ -11,9 +12,9 @@ import { resolveCryptoProvider } from "./provider-entry"
  * the admin until the merchant resolves it.
  */
 export const CryptoOutcomeEvents = {
-  WITHDRAWAL_OUTCOME_UNKNOWN: "crypto.withdrawal.outcome_unknown",
-  REFUND_OUTCOME_UNKNOWN: "crypto.refund.outcome_unknown",
-  EXCHANGE_OUTCOME_UNKNOWN: "crypto.exchange.outcome_unknown",
+  WITHDRAWAL_OUTCOME_UNKNOWN: CryptoEvents.WITHDRAWAL_OUTCOME_UNKNOWN,
+  REFUND_OUTCOME_UNKNOWN: CryptoEvents.REFUND_OUTCOME_UNKNOWN,
+  EXCHANGE_OUTCOME_UNKNOWN: CryptoEvents.EXCHANGE_OUTCOME_UNKNOWN,
 } as const
 
 /** The payload of each event: amounts are decimal strings in the coin named beside them. */
