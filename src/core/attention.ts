@@ -1,7 +1,7 @@
 import type { RaiseCryptoAttentionInput } from "../modules/crypto/service"
 import type { AssessmentFields } from "./invoice-chain"
 import { exact } from "./money"
-import type { CryptoSessionStatus } from "./payment-state"
+import type { CryptoInvoiceSessionState } from "./payment-state"
 
 /**
  * What of one invoice sync needs the merchant's decision (docs/attention.md): pure, so every case
@@ -15,7 +15,7 @@ export interface InvoiceBeforeSync {
   cart_id: string | null
   order_id: string | null
   order_number: string
-  session_status: CryptoSessionStatus
+  session_status: CryptoInvoiceSessionState
   refund_due_amount: string | null
 }
 
@@ -23,7 +23,7 @@ export interface SyncResult {
   /** What the sync did: `applied`, `ignored_backward`, `session_gone` (the cart changed), `superseded`, `incomplete`. */
   outcome: string
   /** The session status after the sync. */
-  session_status: CryptoSessionStatus
+  session_status: CryptoInvoiceSessionState
   order_id: string | null
 }
 

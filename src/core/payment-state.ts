@@ -26,8 +26,16 @@ export interface StatusPolicy {
   underpaidTolerancePercent: Decimal
 }
 
-/** The Medusa payment session statuses this plugin uses. */
+/** The Medusa payment session statuses this plugin uses (what the status map gives). */
 export type CryptoSessionStatus = "pending" | "pending_authorization" | "captured" | "canceled" | "error"
+
+/**
+ * What an invoice mirror row's `session_status` holds: the session status applied, or `abandoned`:
+ * Medusa deleted the invoice's payment session (the cart changed) while the invoice was open. Such
+ * an invoice is never captured; the gateway's reading stays on the row and its money is raised as
+ * `abandoned_invoice_payment` (docs/attention.md).
+ */
+export type CryptoInvoiceSessionState = CryptoSessionStatus | "abandoned"
 
 export type SessionOutcome =
   /** `new`: nothing seen yet. */
@@ -140,7 +148,8 @@ export function mapInvoiceChain(
   return best
 }
 
-const SESSION_RANK: Record<CryptoSessionStatus, number> = {
+const SESSION_RANK: Record<CryptoInvoiceSessionState, number> = {
+  abandoned: -1,
   pending: 0,
   pending_authorization: 1,
   error: 2,
@@ -157,16 +166,17 @@ const SESSION_RANK: Record<CryptoSessionStatus, number> = {
 export const ERROR_POLL_HOURS = 72
 
 /** Terminal session statuses: once applied, nothing the gateway says later moves them. */
-export function isTerminalSessionStatus(status: CryptoSessionStatus): boolean {
+export function isTerminalSessionStatus(status: CryptoInvoiceSessionState): boolean {
   return SESSION_RANK[status] === 3
 }
 
 /**
  * Whether moving a session from `from` to `to` goes forward. A late `pending` after `completed`,
  * or any change after a terminal status, does not. `error` is not terminal: money the gateway
- * later reports as received (`captured`) goes forward; nothing else leaves `error`.
+ * later reports as received (`captured`) goes forward; nothing else leaves `error`. `abandoned` is
+ * not terminal either: an invoice that pays a live session again may move anywhere.
  */
-export function isForwardMove(from: CryptoSessionStatus, to: CryptoSessionStatus): boolean {
+export function isForwardMove(from: CryptoInvoiceSessionState, to: CryptoInvoiceSessionState): boolean {
   if (from === to) {
     return false
   }
@@ -176,9 +186,19 @@ export function isForwardMove(from: CryptoSessionStatus, to: CryptoSessionStatus
   if (from === "error") {
     return to === "captured"
   }
+  if (from === "abandoned") {
+    // Only a live session moves it (an invoice reused for the cart's session again); the apply
+    // step checks the session exists before moving anything.
+    return true
+  }
   return SESSION_RANK[to] > SESSION_RANK[from]
 }
 
 export function isCryptoSessionStatus(value: string): value is CryptoSessionStatus {
+  return value in SESSION_RANK && value !== "abandoned"
+}
+
+/** Whether a mirror row's `session_status` is one this plugin writes (a session status or `abandoned`). */
+export function isCryptoInvoiceSessionState(value: string): value is CryptoInvoiceSessionState {
   return value in SESSION_RANK
 }

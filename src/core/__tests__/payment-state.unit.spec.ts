@@ -143,6 +143,12 @@ describe("mapInvoiceChain", () => {
 })
 
 describe("isForwardMove", () => {
+  it("lets an abandoned invoice move only when it pays a live session again (the apply step checks the session first)", () => {
+    expect(isForwardMove("abandoned", "captured")).toBe(true)
+    expect(isForwardMove("abandoned", "pending")).toBe(true)
+    expect(isForwardMove("abandoned", "abandoned")).toBe(false)
+  })
+
   it("lets pending move to pending_authorization and captured", () => {
     expect(isForwardMove("pending", "pending_authorization")).toBe(true)
     expect(isForwardMove("pending_authorization", "captured")).toBe(true)

@@ -178,13 +178,35 @@ describe("applyCryptoInvoice", () => {
     expect(warnings).toEqual(["crypto invoice cart_1: the gateway now says completed after canceled was applied; nothing moved (money received: 1)"])
   })
 
-  it("only records the gateway's state when the payment session is gone", async () => {
+  it("never marks captured an invoice whose payment session Medusa deleted (the cart changed): it is abandoned, with the gateway's reading kept", async () => {
     const { deps, moves, medusa, invoice } = world()
     medusa.sessions = []
-    const applied = await applyCryptoInvoice(assessment("captured", "completed"), deps)
-    expect(applied).toMatchObject({ outcome: "session_gone", session_status: "captured" })
+    const applied = await applyCryptoInvoice(assessment("captured", "completed", { kind: "paid", received_amount: "0.000175", psys_cid: "LTC", currency: "LTC" }), deps)
+    expect(applied).toMatchObject({ outcome: "session_gone", session_status: "abandoned" })
     expect(moves).toEqual([])
-    expect(invoice.session_status).toBe("captured")
+    expect(invoice).toMatchObject({ session_status: "abandoned", gateway_status: "completed", received_amount: "0.000175", psys_cid: "LTC", currency: "LTC" })
+  })
+
+  it("keeps an abandoned invoice abandoned when the gateway reports more, without moving Medusa", async () => {
+    const { deps, moves, medusa, invoice } = world({ session_status: "abandoned", received_amount: "0.0001" })
+    medusa.sessions = []
+    const applied = await applyCryptoInvoice(assessment("captured", "mismatch", { kind: "paid", received_amount: "0.0002", overpaid_amount: "0.000025" }), deps)
+    expect(applied).toMatchObject({ outcome: "session_gone", session_status: "abandoned" })
+    expect(moves).toEqual([])
+    expect(invoice).toMatchObject({ session_status: "abandoned", gateway_status: "mismatch", received_amount: "0.0002" })
+  })
+
+  it("captures an abandoned invoice again paying a live session (the cart went back to its amount and the invoice was reused)", async () => {
+    const { deps, moves } = world({ session_status: "abandoned" })
+    const applied = await applyCryptoInvoice(assessment("captured", "completed", { kind: "paid", received_amount: "0.000175" }), deps)
+    expect(applied).toMatchObject({ outcome: "applied", session_status: "captured" })
+    expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
+  })
+
+  it("keeps what was owed back at cancellation when late money arrives, so the late amount is counted once however often it is synced", async () => {
+    const { deps, invoice } = world({ session_status: "canceled", received_amount: "0.0001", refund_due_amount: "0.0001" })
+    await applyCryptoInvoice(assessment("captured", "expired", { kind: "paid", received_amount: "0.000175" }), deps)
+    expect(invoice).toMatchObject({ received_amount: "0.000175", refund_due_amount: "0.0001", session_status: "canceled" })
   })
 
   it("moves nothing on a gateway error, keeps the payment open and logs it", async () => {

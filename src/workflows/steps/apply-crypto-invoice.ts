@@ -5,7 +5,7 @@ import { cancelOrderWorkflow, completeCartWorkflow, processPaymentWorkflow } fro
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
-import { isCryptoSessionStatus, isForwardMove, type CryptoSessionStatus } from "../../core/payment-state"
+import { isCryptoInvoiceSessionState, isForwardMove, type CryptoInvoiceSessionState } from "../../core/payment-state"
 import { returnAssessment } from "../../core/assessment-handoff"
 import { invoiceAttentions, type InvoiceBeforeSync } from "../../core/attention"
 import type { AssessmentFields } from "../../core/invoice-chain"
@@ -24,7 +24,7 @@ export interface AppliedCryptoInvoice {
    * Money nobody's order explains is raised in the attention queue (src/core/attention.ts).
    */
   outcome: "applied" | "ignored_backward" | "not_created" | "session_gone" | "superseded" | "incomplete"
-  session_status: CryptoSessionStatus
+  session_status: CryptoInvoiceSessionState
   order_id: string | null
 }
 
@@ -101,7 +101,7 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
     cart_id: invoice.cart_id,
     order_id: invoice.order_id,
     order_number: invoice.order_number,
-    session_status: isCryptoSessionStatus(invoice.session_status) ? invoice.session_status : "pending",
+    session_status: isCryptoInvoiceSessionState(invoice.session_status) ? invoice.session_status : "pending",
     refund_due_amount: invoice.refund_due_amount,
   }
   let applied: AppliedCryptoInvoice
@@ -129,8 +129,8 @@ function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefine
 export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: ApplyDeps): Promise<AppliedCryptoInvoice> {
   const { cryptoModule, logger, query } = deps
   const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
-  const current: CryptoSessionStatus = isCryptoSessionStatus(invoice.session_status) ? invoice.session_status : "pending"
-  const respond = (outcome: AppliedCryptoInvoice["outcome"], sessionStatus: CryptoSessionStatus, orderId: string | null): AppliedCryptoInvoice => ({
+  const current: CryptoInvoiceSessionState = isCryptoInvoiceSessionState(invoice.session_status) ? invoice.session_status : "pending"
+  const respond = (outcome: AppliedCryptoInvoice["outcome"], sessionStatus: CryptoInvoiceSessionState, orderId: string | null): AppliedCryptoInvoice => ({
     invoice_id: invoice.id,
     outcome,
     session_status: sessionStatus,
@@ -164,8 +164,12 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
   if (target !== current && !isForwardMove(current, target)) {
     // Keep the applied state (e.g. pending after captured). Money seen on a canceled invoice is
     // recorded with its coin (a late payment, raised for the merchant); otherwise only the time.
+    // What was owed back when it was canceled (`refund_due_amount`) is kept: the late money is what
+    // came on top of it (src/core/attention.ts), counted once however often the invoice is synced.
     const lateMoney = current === "canceled" && input.received_amount !== null && input.received_amount !== invoice.received_amount
-    await cryptoModule.updateCryptoInvoices(lateMoney ? { id: invoice.id, ...observed } : { id: invoice.id, last_synced_at: observed.last_synced_at })
+    await cryptoModule.updateCryptoInvoices(
+      lateMoney ? { id: invoice.id, ...observed, refund_due_amount: invoice.refund_due_amount } : { id: invoice.id, last_synced_at: observed.last_synced_at }
+    )
     if (target === "captured" || target === "canceled" || target === "error") {
       logger.warn(
         `crypto invoice ${invoice.order_number}: the gateway now says ${input.gateway_status} after ${current} was applied; nothing moved (money received: ${input.received_amount ?? "unknown"})`
@@ -182,12 +186,15 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
   const session = sessions[0]
   const sessionId = session?.id
   if (session === undefined || typeof sessionId !== "string") {
-    // Nothing can move in Medusa; the gateway's state is kept so the job stops polling once final.
-    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: target })
+    // Medusa deleted the session (the cart changed): nothing can move in Medusa, and the invoice is
+    // never marked captured, whatever the gateway says. It becomes `abandoned` with the gateway's
+    // reading kept on the row; its money is raised as `abandoned_invoice_payment`
+    // (docs/attention.md) and the job keeps reading it while the gateway's status is not final.
+    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: "abandoned" })
     logger.warn(
-      `crypto invoice ${invoice.order_number}: its payment session ${invoice.session_id} no longer exists (the cart changed); gateway status ${input.gateway_status}, received ${input.received_amount ?? "nothing"}`
+      `crypto invoice ${invoice.order_number}: its payment session ${invoice.session_id} no longer exists (the cart changed); abandoned with gateway status ${input.gateway_status}, received ${input.received_amount ?? "nothing"}`
     )
-    return respond("session_gone", target, invoice.order_id)
+    return respond("session_gone", "abandoned", invoice.order_id)
   }
 
   const cartId = invoice.cart_id

@@ -5,13 +5,17 @@ import { ERROR_POLL_HOURS } from "../../core/payment-state"
 
 export interface CryptoReconcileWork {
   /**
-   * Invoices still pending (or placed on detection) and not synced for a while, and invoices the
-   * gateway reported in `error` less than ERROR_POLL_HOURS ago (a later `completed` still captures).
+   * Invoices still pending (or placed on detection) and not synced for a while, invoices the
+   * gateway reported in `error` less than ERROR_POLL_HOURS ago (a later `completed` still captures),
+   * and abandoned invoices (session deleted by a cart change) the gateway has not finished.
    */
   invoice_ids: string[]
   /** Stored deliveries whose processing never finished (a crash, a failed workflow). */
   callback_ids: string[]
 }
+
+/** Gateway statuses after which an invoice takes no more money on its own (spec §3). */
+const SETTLED_GATEWAY_STATUSES = ["completed", "mismatch", "expired", "cancelled", "cancelled duplicate", "error"] as const
 
 export const listCryptoWorkStepId = "list-crypto-reconcile-work"
 
@@ -27,7 +31,13 @@ export const listCryptoWorkStep = createStep(
         txn_id: { $ne: null },
         updated_at: { $lt: before },
         superseded_by: null,
-        $or: [{ session_status: ["pending", "pending_authorization"] }, { session_status: "error", errored_at: { $gt: errorSince } }],
+        $or: [
+          { session_status: ["pending", "pending_authorization"] },
+          { session_status: "error", errored_at: { $gt: errorSince } },
+          // Abandoned by a cart change: read while the gateway may still take money on it, so its
+          // money stays visible in Needs attention until someone decides.
+          { session_status: "abandoned", gateway_status: { $nin: [...SETTLED_GATEWAY_STATUSES] } },
+        ],
       },
       { select: ["id"], take: input.limit, order: { updated_at: "ASC" } }
     )

@@ -41,7 +41,11 @@ export const CryptoInvoice = model
     refund_due_amount: model.text().nullable(),
     /** The gateway status of the active invoice (spec §3). */
     gateway_status: model.text().nullable(),
-    /** What we applied in Medusa: pending, pending_authorization, captured, canceled, error. */
+    /**
+     * What we applied in Medusa: pending, pending_authorization, captured, canceled, error; or
+     * `abandoned`: Medusa deleted the invoice's payment session (the cart changed) while it was
+     * open, so it is never captured; its money is an `abandoned_invoice_payment` (docs/attention.md).
+     */
     session_status: model.text().default("pending"),
     order_id: model.text().nullable(),
     /** When the gateway first reported `error`: the job keeps polling for a bounded time after it (docs/attention.md#error-invoices). */
