@@ -1,6 +1,6 @@
 import type { Delivery } from "../core/dispatcher"
 import type { Fault, FaultMode } from "../http/faults"
-import type { InvoiceState } from "./state-views"
+import type { CashInState, InvoiceState } from "./state-views"
 
 /** The part of `fetch` the control client uses: the global one, or the in-process transport's. */
 export type ControlFetch = (
@@ -69,6 +69,26 @@ export interface SandboxControl {
   readonly apiKey: string
   /** A payment is seen on the chain for the invoice. */
   pay(txnId: string, options?: PayOptions): Promise<InvoiceState>
+  /** The invoice as the control API shows it (status, amounts, transactions, chain links). */
+  invoice(txnId: string): Promise<InvoiceState>
+  /**
+   * The gateway finishes an invoice it had reported in `error`: `completed`, `mismatch` when more than
+   * due arrived (`expired` when less). Refused (422 on `txn_id`) for an invoice not in `error`.
+   */
+  settle(txnId: string): Promise<InvoiceState>
+  /**
+   * The shop's next `count` (default 1) withdrawals are answered HTTP 201 with status `error`: the
+   * operation exists in `error`, the balance is not debited. Answers how many failures are pending.
+   */
+  failNextWithdrawals(options?: { count?: number }): Promise<{ pending: number }>
+  /** Money arrives at the shop's wallet directly (spec §2.2 `cash_in`): balance credited, an operation listed. */
+  cashIn(options: { psysCid: string; amount: string }): Promise<CashInState>
+  /**
+   * The next `count` (default 1) callback deliveries of the shop matching `txnId` (the delivery's
+   * `ref`: an invoice txn_id or a pay_in id) and `event` are lost: logged as `dropped`, never posted
+   * (`redeliver` posts one). Answers how many drops are pending.
+   */
+  dropCallbacks(options?: { count?: number; txnId?: string; event?: "invoice" | "pay_in" }): Promise<{ pending: number }>
   /** Confirmations arrive (default: the coin's expected count; also ends `pending internal`). */
   confirm(txnId: string, options?: { confirmations?: number }): Promise<InvoiceState>
   /** The shopper switches the invoice to another coin: the new (or reused) invoice of the chain. */
@@ -145,6 +165,11 @@ export function createControlClient(options: ControlClientOptions): SandboxContr
   return {
     apiKey: options.apiKey,
     pay: (txnId, o = {}) => call("POST", invoice(txnId, "pay"), defined({ amount: o.amount, confirmations: o.confirmations, error: o.error })),
+    invoice: (txnId) => call("GET", `/invoices/${encodeURIComponent(txnId)}`),
+    settle: (txnId) => call("POST", invoice(txnId, "settle")),
+    failNextWithdrawals: (o = {}) => call("POST", "/withdrawals/fail-next", defined({ count: o.count })),
+    cashIn: (o) => call("POST", "/cash-in", { psys_cid: o.psysCid, amount: o.amount }),
+    dropCallbacks: (o = {}) => call("POST", "/callbacks/drop", defined({ count: o.count, txn_id: o.txnId, event: o.event })),
     confirm: (txnId, o = {}) => call("POST", invoice(txnId, "confirm"), defined({ confirmations: o.confirmations })),
     switchCurrency: (txnId, psysCid) => call("POST", invoice(txnId, "switch"), { psys_cid: psysCid }),
     payDeposit: (hash, o) =>

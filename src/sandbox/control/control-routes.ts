@@ -3,7 +3,7 @@ import type { SandboxCore } from "../core/sandbox-core"
 import type { SeedShop } from "../core/types"
 import { FAULT_MODES, type FaultInjector } from "../http/faults"
 import type { Reply, RequestContext, Route } from "../http/router"
-import { invoiceState, payInView } from "./state-views"
+import { cashInView, invoiceState, payInView } from "./state-views"
 
 export const CONTROL_PREFIX = "/_sandbox"
 
@@ -21,6 +21,13 @@ function controlShop(ctx: RequestContext): SeedShop {
 function confirmations(ctx: RequestContext): number | null {
   return ctx.params.integer("confirmations", 0, 1_000_000)
 }
+
+/** `count` of the fail-next and drop routes: 1 to 1000, default 1. */
+function count(ctx: RequestContext): number {
+  return ctx.params.integer("count", 1, 1000) ?? 1
+}
+
+const CALLBACK_EVENTS = ["invoice", "pay_in"] as const
 
 /** The control API of the issue: exactly these routes. */
 export function controlRoutes(faults: FaultInjector): Route[] {
@@ -47,6 +54,55 @@ export function controlRoutes(faults: FaultInjector): Route[] {
         const invoice = ctx.core.requireInvoice(shop, ctx.path.txn_id)
         ctx.core.confirm(invoice, confirmations(ctx))
         return ok(invoiceState(ctx.core, invoice))
+      },
+    },
+    {
+      method: "GET",
+      pattern: `${CONTROL_PREFIX}/invoices/:txn_id`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        ctx.core.tick()
+        return ok(invoiceState(ctx.core, ctx.core.requireInvoice(shop, ctx.path.txn_id)))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/invoices/:txn_id/settle`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        const invoice = ctx.core.requireInvoice(shop, ctx.path.txn_id)
+        ctx.core.settle(invoice)
+        return ok(invoiceState(ctx.core, invoice))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/withdrawals/fail-next`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        return ok({ pending: ctx.core.failNextWithdrawals(shop, count(ctx)) })
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/cash-in`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        const amount = ctx.params.decimal("amount")
+        if (amount === null) {
+          throw invalidAttribute("amount", "\"amount\" is required: a positive decimal such as 0.5.")
+        }
+        return ok(cashInView(ctx.core.cashIn(shop, ctx.params.required("psys_cid", 422, 32), amount)))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/callbacks/drop`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        const event = ctx.params.has("event") ? ctx.params.oneOf("event", CALLBACK_EVENTS, "invoice") : undefined
+        const pending = ctx.core.dropCallbacks(shop, { ref: ctx.params.text("txn_id", 128) ?? undefined, event }, count(ctx))
+        return ok({ pending })
       },
     },
     {

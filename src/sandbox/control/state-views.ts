@@ -1,18 +1,36 @@
 import { figures } from "../core/invoice-machine"
 import { str } from "../core/money"
 import type { SandboxCore } from "../core/sandbox-core"
-import type { Invoice, PayIn } from "../core/types"
+import type { CashIn, Invoice, PayIn } from "../core/types"
+
+/** One transaction of an invoice as the control API shows it. */
+export interface InvoiceTxState {
+  txid: string
+  value: string
+  confirmations: number
+  tx_url: string
+}
 
 /** The sandbox's own view of an invoice (control API answers, the hosted page's status poll). */
 export interface InvoiceState {
   txn_id: string
   status: string
+  order_number: string
   psys_cid: string
   currency: string
   amount: string
+  invoice_commission: string
+  invoice_sum: string
   invoice_total_sum: string
+  source_currency: string
+  source_amount: string
+  /** every transaction seen, confirmed or not */
   received: string
+  /** transactions with the coin's expected confirmations */
+  confirmed: string
   pending_amount: string
+  /** what the shop's balance was credited for this invoice so far (confirmed − commission), "0" before */
+  credited: string
   confirmations: number
   expected_confirmations: number
   wallet_hash: string
@@ -22,6 +40,7 @@ export interface InvoiceState {
   child_ids: string[]
   switch_id: string | null
   tx_urls: string[]
+  txs: InvoiceTxState[]
 }
 
 export function invoiceState(core: SandboxCore, invoice: Invoice): InvoiceState {
@@ -30,12 +49,19 @@ export function invoiceState(core: SandboxCore, invoice: Invoice): InvoiceState 
   return {
     txn_id: invoice.txn_id,
     status: invoice.status,
+    order_number: invoice.order_number,
     psys_cid: invoice.psys_cid,
     currency: coin.currency,
     amount: invoice.amount,
+    invoice_commission: invoice.invoice_commission,
+    invoice_sum: invoice.invoice_sum,
     invoice_total_sum: invoice.invoice_total_sum,
+    source_currency: invoice.source_currency,
+    source_amount: invoice.source_amount,
     received: str(f.received),
+    confirmed: str(f.confirmed),
     pending_amount: str(f.pendingAmount),
+    credited: invoice.credited ?? "0",
     confirmations: f.confirmations,
     expected_confirmations: coin.expected_confirmations,
     wallet_hash: invoice.wallet_hash,
@@ -45,7 +71,21 @@ export function invoiceState(core: SandboxCore, invoice: Invoice): InvoiceState 
     child_ids: invoice.child_ids,
     switch_id: invoice.switch_id,
     tx_urls: invoice.txs.map((t) => core.txUrl(coin, t.txid)),
+    txs: invoice.txs.map((t) => ({ txid: t.txid, value: t.value, confirmations: t.confirmations, tx_url: core.txUrl(coin, t.txid) })),
   }
+}
+
+/** A cash_in as the control API answers it. */
+export interface CashInState {
+  id: string
+  type: "cash_in"
+  psys_cid: string
+  amount: string
+  status: string
+}
+
+export function cashInView(c: CashIn): CashInState {
+  return { id: c.id, type: "cash_in", psys_cid: c.psys_cid, amount: c.amount, status: c.status }
 }
 
 export function payInView(core: SandboxCore, payIn: PayIn): Record<string, string | number> {

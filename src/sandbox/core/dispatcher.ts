@@ -42,7 +42,8 @@ export interface Delivery {
   format: CallbackFormat
   verify_hash: string
   fields: CallbackFields
-  state: "pending" | "delivered" | "failed"
+  /** `dropped`: lost on its way (control API `callbacks/drop`), never posted unless redelivered */
+  state: "pending" | "delivered" | "failed" | "dropped"
   attempts: DeliveryAttempt[]
   next_attempt_at: string | null
 }
@@ -53,6 +54,17 @@ export interface EnqueueInput {
   ref: string
   url: string
   fields: CallbackFields
+}
+
+/** Which deliveries a drop rule loses: the shop's, optionally of one `ref` (txn_id or pay_in id) and one event. */
+export interface DropFilter {
+  shopId: string
+  ref?: string
+  event?: "invoice" | "pay_in"
+}
+
+interface DropRule extends DropFilter {
+  remaining: number
 }
 
 /** spec §6.1: JSON when the target URL's query holds json=true, multipart/form-data otherwise. */
@@ -72,6 +84,7 @@ export class CallbackDispatcher {
   private readonly deliveries: Delivery[] = []
   private readonly timers = new Set<NodeJS.Timeout>()
   private readonly inFlight = new Set<Promise<void>>()
+  private drops: DropRule[] = []
   private closed = false
 
   constructor(
@@ -113,6 +126,11 @@ export class CallbackDispatcher {
       next_attempt_at: new Date().toISOString(),
     }
     this.deliveries.push(delivery)
+    if (this.takeDrop(delivery)) {
+      delivery.state = "dropped"
+      delivery.next_attempt_at = null
+      return delivery
+    }
     if (signError !== null) {
       delivery.state = "failed"
       delivery.next_attempt_at = null
@@ -121,6 +139,34 @@ export class CallbackDispatcher {
     }
     this.track(this.attempt(delivery, true))
     return delivery
+  }
+
+  /**
+   * The next `count` deliveries matching `filter` are lost: logged with state `dropped`, never posted
+   * (`redeliver` still posts one). Answers how many drops of the shop are still pending.
+   */
+  drop(filter: DropFilter, count: number): number {
+    this.drops.push({ ...filter, remaining: count })
+    return this.pendingDrops(filter.shopId)
+  }
+
+  pendingDrops(shopId: string): number {
+    return this.drops.filter((d) => d.shopId === shopId).reduce((n, d) => n + d.remaining, 0)
+  }
+
+  private takeDrop(delivery: Delivery): boolean {
+    const rule = this.drops.find(
+      (d) =>
+        d.shopId === delivery.shop_id &&
+        (d.ref === undefined || d.ref === delivery.ref) &&
+        (d.event === undefined || d.event === delivery.event)
+    )
+    if (rule === undefined) {
+      return false
+    }
+    rule.remaining -= 1
+    this.drops = this.drops.filter((d) => d.remaining > 0)
+    return true
   }
 
   list(filter: { shopId?: string; ref?: string } = {}): Delivery[] {
@@ -161,6 +207,7 @@ export class CallbackDispatcher {
     }
     this.timers.clear()
     this.deliveries.length = 0
+    this.drops = []
   }
 
   close(): void {

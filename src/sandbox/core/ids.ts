@@ -21,6 +21,7 @@ export const ids = {
   invoice: (): string => `INV-${hex(8).toUpperCase()}`,
   withdrawal: (): string => `WD-${hex(8).toUpperCase()}`,
   payIn: (): string => `PI-${hex(8).toUpperCase()}`,
+  cashIn: (): string => `CI-${hex(8).toUpperCase()}`,
   exchange: (): string => `EX-${hex(8).toUpperCase()}`,
   delivery: (): string => `cb_${hex(6)}`,
   txid(network: Network): string {

@@ -37,9 +37,37 @@ export interface NextState {
 }
 
 /**
+ * Money that arrives after the end of an invoice (docs/gateway-readings.md#money-after-the-end-of-an-invoice):
+ * the transaction is recorded and a final status stays final, except `cancelled` with money received
+ * becomes `expired` (spec §3: expired = "the amount field shows what was received") and `completed`
+ * with more than due confirmed becomes `mismatch`.
+ */
+export function afterEnd(status: InvoiceStatus, f: InvoiceFigures, due: Dec): InvoiceStatus {
+  if (status === "cancelled" && f.received.gt(0)) {
+    return "expired"
+  }
+  if (status === "completed" && f.confirmed.gt(due)) {
+    return "mismatch"
+  }
+  return status
+}
+
+/**
+ * Where the gateway's `settle` takes an invoice it had reported in `error` (control API; the same
+ * reading): every transaction recorded counts; more than due → `mismatch`, the amount due →
+ * `completed`, less → `expired` (what arrived is the amount).
+ */
+export function settledStatus(f: InvoiceFigures, due: Dec): InvoiceStatus {
+  if (f.received.gt(due)) {
+    return "mismatch"
+  }
+  return f.received.gte(due) ? "completed" : "expired"
+}
+
+/**
  * The invoice state machine (docs/gateway-readings.md#invoice-lifecycle): a pure function of the invoice, its
- * coin and the time. Terminal statuses never change here; `cancelled duplicate` and `error` are
- * set by the core, not derived.
+ * coin and the time. Terminal statuses change only by `afterEnd` (money after the end);
+ * `cancelled duplicate` and `error` are set by the core, not derived.
  *
  * - confirmed ≥ due: `completed` (or `mismatch` when confirmed > due); on coins with an internal
  *   transfer, `pending internal` first, for `internalTransferMs`.
@@ -48,11 +76,11 @@ export interface NextState {
  * - something seen: `pending`; nothing: `new`.
  */
 export function nextState(invoice: Invoice, coin: SeedCoin, nowMs: number, internalTransferMs: number): NextState {
-  if (isTerminal(invoice.status)) {
-    return { status: invoice.status, internalStartedAt: invoice.internal_started_at }
-  }
   const f = figures(invoice, coin)
   const due = new Dec(invoice.invoice_total_sum)
+  if (isTerminal(invoice.status)) {
+    return { status: afterEnd(invoice.status, f, due), internalStartedAt: invoice.internal_started_at }
+  }
   if (f.confirmed.gte(due)) {
     const paid: InvoiceStatus = f.confirmed.gt(due) ? "mismatch" : "completed"
     if (!coin.internal_transfer) {

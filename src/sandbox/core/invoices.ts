@@ -2,7 +2,7 @@ import { invoiceCallbackFields } from "./callback-fields"
 import type { CallbackDispatcher } from "./dispatcher"
 import { invalidAttribute, notFound, unsupportedCurrency } from "./errors"
 import { ids } from "./ids"
-import { figures, isTerminal, nextState } from "./invoice-machine"
+import { figures, isTerminal, nextState, settledStatus } from "./invoice-machine"
 import { Dec, roundHalfUp, str } from "./money"
 import { paymentUri, qrBase64 } from "./qr"
 import { cryptoForFiat, fiatForCrypto, priceInFiat, splitCommission } from "./rates"
@@ -254,21 +254,14 @@ export class Invoices {
     return [root, ...root.child_ids.map((id) => invoices[id]).filter((i): i is Invoice => i !== undefined)]
   }
 
-  /** A payment seen on the chain (control API `pay`, the hosted page's buttons). */
+  /**
+   * A payment seen on the chain (control API `pay`, the hosted page's buttons), in any status: a wallet
+   * sends whenever the shopper presses send (docs/gateway-readings.md#money-after-the-end-of-an-invoice).
+   * With `error` the transaction is recorded too and the invoice goes to `error`.
+   */
   pay(invoice: Invoice, input: PayInput): Invoice {
-    if (isTerminal(invoice.status)) {
-      throw invalidAttribute("txn_id", `The invoice is ${invoice.status}: it accepts no payment.`)
-    }
     const coin = this.store.requireCoin(invoice.psys_cid, "psys_cid")
     const before = fingerprint(invoice, coin)
-    if (input.error) {
-      invoice.status = "error"
-      invoice.error_reason = "The network rejected the payment transaction."
-      this.finish(invoice, coin)
-      this.notify(invoice, coin, before)
-      this.store.changed()
-      return invoice
-    }
     const amount = input.amount ?? figures(invoice, coin).pendingAmount
     if (amount.lte(0)) {
       throw invalidAttribute("amount", "Nothing is due on this invoice: give an amount.")
@@ -278,17 +271,24 @@ export class Invoices {
     }
     const confirmations = input.confirmations ?? coin.expected_confirmations
     invoice.txs.push(this.store.newTx(coin, amount, confirmations))
-    this.advance(invoice, coin, before)
+    if (input.error) {
+      invoice.status = "error"
+      invoice.error_reason = "The network rejected the payment transaction."
+      invoice.finished_at = invoice.finished_at ?? this.store.clock.now()
+      this.notify(invoice, coin, before)
+    } else {
+      this.advance(invoice, coin, before)
+    }
     this.store.changed()
     return invoice
   }
 
-  /** Confirmations arrive for every transaction of the invoice; also ends a `pending internal`. */
+  /**
+   * Confirmations arrive for every transaction of the invoice, whatever its status; also ends a
+   * `pending internal`. An invoice in `error` stays there (`settle` finishes it).
+   */
   confirm(invoice: Invoice, confirmations: number | null): Invoice {
     const coin = this.store.requireCoin(invoice.psys_cid, "psys_cid")
-    if (isTerminal(invoice.status)) {
-      return invoice
-    }
     if (invoice.txs.length === 0) {
       throw invalidAttribute("txn_id", "The invoice has no transaction to confirm.")
     }
@@ -301,6 +301,33 @@ export class Invoices {
       invoice.internal_started_at = this.store.clock.now() - this.internalTransferMs
     }
     this.advance(invoice, coin, before)
+    this.store.changed()
+    return invoice
+  }
+
+  /**
+   * The gateway finishes an invoice it had reported in `error` (control API `settle`): every
+   * transaction recorded gets its confirmations, then `completed`, `mismatch` or `expired` by what
+   * arrived (`settledStatus`), with the credit, callbacks and duplicates of any move.
+   */
+  settle(invoice: Invoice): Invoice {
+    if (invoice.status !== "error") {
+      throw invalidAttribute("txn_id", `The invoice is ${invoice.status}: only an invoice in error can be settled.`)
+    }
+    if (invoice.txs.length === 0) {
+      throw invalidAttribute("txn_id", "Nothing arrived on this invoice: there is nothing to settle.")
+    }
+    const coin = this.store.requireCoin(invoice.psys_cid, "psys_cid")
+    const before = fingerprint(invoice, coin)
+    for (const tx of invoice.txs) {
+      this.store.setConfirmations(tx, Math.max(tx.confirmations, coin.expected_confirmations))
+    }
+    invoice.status = settledStatus(figures(invoice, coin), new Dec(invoice.invoice_total_sum))
+    this.credit(invoice, coin)
+    this.notify(invoice, coin, before)
+    if (PAID.includes(invoice.status)) {
+      this.cancelDuplicates(invoice)
+    }
     this.store.changed()
     return invoice
   }
@@ -390,8 +417,9 @@ export class Invoices {
     invoice.internal_started_at = next.internalStartedAt
     const wasTerminal = isTerminal(invoice.status)
     invoice.status = next.status
-    if (!wasTerminal && isTerminal(next.status)) {
-      this.finish(invoice, coin)
+    if (isTerminal(next.status)) {
+      invoice.finished_at = invoice.finished_at ?? this.store.clock.now()
+      this.credit(invoice, coin)
     }
     this.notify(invoice, coin, before)
     if (PAID.includes(next.status) && !wasTerminal) {
@@ -399,14 +427,21 @@ export class Invoices {
     }
   }
 
-  /** An invoice that ends with confirmed money credits the shop: confirmed − commission, once. */
-  private finish(invoice: Invoice, coin: SeedCoin): void {
-    invoice.finished_at = this.store.clock.now()
+  /**
+   * An ended invoice credits the shop with its confirmed money minus the commission taken on it; money
+   * arriving later credits only the increment, never twice (`credited` is what was credited so far).
+   * An invoice in `error` credits nothing until `settle` finishes it.
+   */
+  private credit(invoice: Invoice, coin: SeedCoin): void {
+    if (!isTerminal(invoice.status) || invoice.status === "error") {
+      return
+    }
     const confirmed = figures(invoice, coin).confirmed
-    if (confirmed.gt(0) && invoice.credited === null) {
-      const credit = confirmed.minus(actualCommission(invoice, coin))
-      this.store.addBalance(invoice.shop_id, invoice.psys_cid, credit)
-      invoice.credited = str(credit)
+    const due = confirmed.minus(actualCommission(invoice, coin))
+    const credited = new Dec(invoice.credited ?? "0")
+    if (due.gt(credited)) {
+      this.store.addBalance(invoice.shop_id, invoice.psys_cid, due.minus(credited))
+      invoice.credited = str(due)
     }
   }
 
@@ -418,7 +453,8 @@ export class Invoices {
       const coin = this.store.requireCoin(sibling.psys_cid, "psys_cid")
       const before = fingerprint(sibling, coin)
       sibling.status = "cancelled duplicate"
-      this.finish(sibling, coin)
+      sibling.finished_at = this.store.clock.now()
+      this.credit(sibling, coin)
       this.notify(sibling, coin, before)
     }
   }

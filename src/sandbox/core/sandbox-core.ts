@@ -1,5 +1,6 @@
 import { SandboxClock } from "./clock"
-import { CallbackDispatcher, DEFAULT_RETRY, type CallbackFields, type CallbackSigner, type Delivery, type RetryPolicy } from "./dispatcher"
+import { CashIns } from "./cash-ins"
+import { CallbackDispatcher, DEFAULT_RETRY, type CallbackFields, type CallbackSigner, type Delivery, type DropFilter, type RetryPolicy } from "./dispatcher"
 import { Deposits, type PayDepositInput } from "./deposits"
 import { Exchanges, exchangeLimits, type ExchangeQuote } from "./exchanges"
 import { ids } from "./ids"
@@ -8,7 +9,7 @@ import { Invoices, actualCommission, type CreateInvoiceInput, type PayInput } fr
 import type { Dec } from "./money"
 import { findOperation, listOperations, type OperationRecord } from "./operations"
 import { SandboxStore, emptyState } from "./store"
-import type { Deposit, Exchange, FeePlanName, Invoice, InvoiceStatus, PayIn, SandboxState, Seed, SeedCoin, SeedShop, Withdrawal } from "./types"
+import type { CashIn, Deposit, Exchange, FeePlanName, Invoice, InvoiceStatus, PayIn, SandboxState, Seed, SeedCoin, SeedShop, Withdrawal } from "./types"
 import { Withdrawals, networkFee, withdrawalTotal, type WithdrawInput } from "./withdrawals"
 
 export type { CreateInvoiceInput, PayInput } from "./invoices"
@@ -46,6 +47,7 @@ export class SandboxCore {
   readonly withdrawals: Withdrawals
   readonly depositAddresses: Deposits
   readonly exchanges: Exchanges
+  readonly cashIns: CashIns
 
   constructor(options: SandboxCoreOptions) {
     this.seed = options.seed
@@ -58,6 +60,7 @@ export class SandboxCore {
     this.withdrawals = new Withdrawals(this.store)
     this.depositAddresses = new Deposits(this.store, this.dispatcher)
     this.exchanges = new Exchanges(this.store)
+    this.cashIns = new CashIns(this.store)
   }
 
   // ---- shops, coins, rates (the store) -------------------------------------------------------
@@ -136,6 +139,12 @@ export class SandboxCore {
     return this.invoices.confirm(invoice, confirmations)
   }
 
+  /** The gateway finishes an invoice it had reported in `error` (see `Invoices.settle`). */
+  settle(invoice: Invoice): Invoice {
+    this.tick()
+    return this.invoices.settle(invoice)
+  }
+
   switchInvoice(invoice: Invoice, psysCid: string): Promise<Invoice> {
     this.tick()
     return this.invoices.switchCoin(invoice, psysCid)
@@ -151,6 +160,11 @@ export class SandboxCore {
 
   deliveries(shop: SeedShop, ref?: string): Delivery[] {
     return this.dispatcher.list({ shopId: shop.id, ref })
+  }
+
+  /** The shop's next `count` callback deliveries matching the filter are lost; answers the drops pending. */
+  dropCallbacks(shop: SeedShop, filter: Omit<DropFilter, "shopId">, count: number): number {
+    return this.dispatcher.drop({ ...filter, shopId: shop.id }, count)
   }
 
   // ---- operations ----------------------------------------------------------------------------
@@ -177,6 +191,18 @@ export class SandboxCore {
 
   withdraw(shop: SeedShop, input: WithdrawInput): Withdrawal {
     return this.withdrawals.create(shop, input)
+  }
+
+  /** The shop's next `count` withdrawals end in `error`; answers how many are pending. */
+  failNextWithdrawals(shop: SeedShop, count: number): number {
+    return this.withdrawals.failNext(shop, count)
+  }
+
+  // ---- cash_in (money straight to the shop's wallet) -----------------------------------------
+
+  cashIn(shop: SeedShop, psysCid: string, amount: Dec): CashIn {
+    this.tick()
+    return this.cashIns.receive(shop, psysCid, amount)
   }
 
   // ---- deposits (white-label) ----------------------------------------------------------------

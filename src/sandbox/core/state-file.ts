@@ -17,11 +17,13 @@ export function loadState(file: string): SavedSandbox | null {
   if (typeof parsed !== "object" || parsed === null || !("state" in parsed)) {
     throw new Error(`${file} is not a sandbox state file`)
   }
-  const saved = parsed as { state: SandboxState; deliveries?: Delivery[] }
+  // Files written before cash_ins and withdrawal failures existed lack those two members.
+  const saved = parsed as { state: Omit<SandboxState, "cash_ins" | "withdrawal_failures"> & Partial<SandboxState>; deliveries?: Delivery[] }
   if (saved.state.version !== 1) {
     throw new Error(`${file}: unsupported state version`)
   }
-  return { state: saved.state, deliveries: saved.deliveries ?? [] }
+  const state: SandboxState = { ...saved.state, cash_ins: saved.state.cash_ins ?? {}, withdrawal_failures: saved.state.withdrawal_failures ?? {} }
+  return { state, deliveries: saved.deliveries ?? [] }
 }
 
 /** Writes atomically (temp file + rename), so a crash never leaves half a file. */

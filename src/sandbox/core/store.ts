@@ -22,6 +22,8 @@ export function emptyState(seed: Seed): SandboxState {
     deposits: [],
     pay_ins: {},
     exchanges: {},
+    cash_ins: {},
+    withdrawal_failures: {},
     block_height: 840_000,
   }
 }

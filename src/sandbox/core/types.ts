@@ -138,6 +138,18 @@ export interface Withdrawal {
   amounts: string[]
   fee: string
   plan: FeePlanName
+  /** null for a withdrawal that ended in `error`: nothing was sent */
+  txid: string | null
+  created_at: number
+}
+
+/** Money that arrives at the shop's wallet directly (spec §2.2 `cash_in`, `params.value`). */
+export interface CashIn {
+  id: string
+  shop_id: string
+  psys_cid: string
+  amount: string
+  status: "completed"
   txid: string
   created_at: number
 }
@@ -192,5 +204,8 @@ export interface SandboxState {
   deposits: Deposit[]
   pay_ins: Record<string, PayIn>
   exchanges: Record<string, Exchange>
+  cash_ins: Record<string, CashIn>
+  /** per shop id: how many of its next withdrawals end in `error` (control API `withdrawals/fail-next`) */
+  withdrawal_failures: Record<string, number>
   block_height: number
 }

@@ -40,7 +40,11 @@ export function withdrawalTotal(w: Withdrawal): Dec {
   return sum(w.amounts)
 }
 
-/** Withdrawals (spec §2.3, §4.2): completed at once, the balance debited amount + fee. */
+/**
+ * Withdrawals (spec §2.3, §4.2): completed at once, the balance debited amount + fee. A shop told to
+ * fail its next withdrawals (control API `withdrawals/fail-next`) gets, for a request that passes every
+ * check, a withdrawal with status `error` instead: recorded as an operation, nothing sent, nothing debited.
+ */
 export class Withdrawals {
   constructor(private readonly store: SandboxStore) {}
 
@@ -48,22 +52,36 @@ export class Withdrawals {
     checkFunds(this.store.balance(shop, coin.psys_cid), amounts, fee)
   }
 
+  /** The next `count` withdrawals of the shop end in `error`; answers how many are pending now. */
+  failNext(shop: SeedShop, count: number): number {
+    const failures = this.store.state.withdrawal_failures
+    failures[shop.id] = (failures[shop.id] ?? 0) + count
+    this.store.changed()
+    return failures[shop.id]
+  }
+
   create(shop: SeedShop, input: WithdrawInput): Withdrawal {
     const fee = networkFee(input.coin, input.plan, input.to.length)
     this.checkFunds(shop, input.coin, input.amounts, fee)
-    const total = input.amounts.reduce((a, b) => a.plus(b), new Dec(0)).plus(fee)
-    this.store.addBalance(shop.id, input.coin.psys_cid, total.negated())
+    const failures = this.store.state.withdrawal_failures
+    const fails = (failures[shop.id] ?? 0) > 0
+    if (fails) {
+      failures[shop.id] -= 1
+    } else {
+      const total = input.amounts.reduce((a, b) => a.plus(b), new Dec(0)).plus(fee)
+      this.store.addBalance(shop.id, input.coin.psys_cid, total.negated())
+    }
     const withdrawal: Withdrawal = {
       id: ids.withdrawal(),
       shop_id: shop.id,
       type: input.type,
-      status: "completed",
+      status: fails ? "error" : "completed",
       psys_cid: input.coin.psys_cid,
       to: input.to,
       amounts: input.amounts.map(str),
       fee: str(fee),
       plan: input.plan,
-      txid: ids.txid(input.coin.network),
+      txid: fails ? null : ids.txid(input.coin.network),
       created_at: this.store.clock.now(),
     }
     this.store.state.withdrawals[withdrawal.id] = withdrawal

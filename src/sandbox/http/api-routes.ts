@@ -166,7 +166,9 @@ function matchesSearch(record: OperationRecord, needle: string): boolean {
     hay.push(record.invoice.order_number, record.invoice.email ?? "", ...record.invoice.txs.map((t) => t.txid))
   } else if (record.type === "pay_in") {
     hay.push(record.payIn.tx.txid, record.payIn.uid)
-  } else {
+  } else if (record.type === "cash_in") {
+    hay.push(record.cashIn.txid)
+  } else if (record.withdrawal.txid !== null) {
     hay.push(record.withdrawal.txid)
   }
   const lower = needle.toLowerCase()

@@ -4,7 +4,7 @@ import { signCallback } from "../../gateway/core/callbacks"
 import { STATUS_CODES, figures } from "../core/invoice-machine"
 import { Dec, str } from "../core/money"
 import type { OperationRecord, SandboxCore } from "../core/sandbox-core"
-import type { ChainTx, Exchange, FeePlan, Invoice, SeedCoin, SeedShop, Withdrawal } from "../core/types"
+import type { CashIn, ChainTx, Exchange, FeePlan, Invoice, SeedCoin, SeedShop, Withdrawal } from "../core/types"
 
 /** A JSON value; `LosslessNumber` is written as its exact number text (never through a float). */
 export type JsonValue = string | number | boolean | null | LosslessNumber | JsonValue[] | { [key: string]: JsonValue }
@@ -122,7 +122,8 @@ export function withdrawalResult(core: SandboxCore, w: Withdrawal): JsonObject {
   result.params = { fee: planParams(coin.fee_plans[w.plan], w.plan) }
   result.created_at_utc = seconds(w.created_at)
   result.amount = str(w.amounts.reduce((a, b) => a.plus(b), new Dec(0)))
-  result.tx_url = core.txUrl(coin, w.txid)
+  // spec §2.3 gives tx_url as a string; a withdrawal in `error` sent nothing, so it has none (null).
+  result.tx_url = w.txid === null ? null : core.txUrl(coin, w.txid)
   result.id = w.id
   return result
 }
@@ -186,15 +187,18 @@ export function operationView(core: SandboxCore, record: OperationRecord, shop: 
       }
       return detail ? { ...view, ...detailExtras(0, coin.invoice_commission_percentage, p.commission, "", p.finished_at) } : view
     }
+    case "cash_in":
+      return cashInOperation(core, record.cashIn, shop, detail)
     default: {
       const w = record.withdrawal
       const coin = core.requireCoin(w.psys_cid, "currency")
+      const sent = w.txid !== null
       const base: JsonObject = {
         user_id: shop.user_id,
         shop_id: shop.id,
         type: w.type,
         status: w.status,
-        tx_url: core.txUrl(coin, w.txid),
+        tx_url: w.txid === null ? null : core.txUrl(coin, w.txid),
         id: w.id,
       }
       if (!shop.white_label) {
@@ -216,20 +220,23 @@ export function operationView(core: SandboxCore, record: OperationRecord, shop: 
         amount: str(amount),
         sum: num(amount.plus(w.fee)),
         commission: "0",
-        actual_sum: num(amount.plus(w.fee)),
+        actual_sum: num(sent ? amount.plus(w.fee) : "0"),
         actual_commission: "0",
-        actual_fee: num(w.fee),
+        actual_fee: sent ? num(w.fee) : null,
         actual_invoice_sum: null,
-        tx_id: [w.txid],
-        tx: txEntries(
-          core,
-          coin,
-          [{ txid: w.txid, value: str(amount), confirmations: coin.expected_confirmations, block_height: null, seen_at: w.created_at }],
-          w.to,
-          detail
-        ),
-        confirmations: coin.expected_confirmations,
-        status_code: w.status === "completed" ? 3 : 8,
+        tx_id: w.txid === null ? null : [w.txid],
+        tx:
+          w.txid === null
+            ? []
+            : txEntries(
+                core,
+                coin,
+                [{ txid: w.txid, value: str(amount), confirmations: coin.expected_confirmations, block_height: null, seen_at: w.created_at }],
+                w.to,
+                detail
+              ),
+        confirmations: sent ? coin.expected_confirmations : 0,
+        status_code: STATUS_CODES[w.status],
         child_ids: [],
         params: {
           fee: planParams(coin.fee_plans[w.plan], w.plan),
@@ -256,6 +263,55 @@ function detailExtras(
     memo,
     finished_at_utc: finishedAt,
   }
+}
+
+/** spec §2.2 `cash_in`: the received amount is `sum` and `params.value`. */
+function cashInOperation(core: SandboxCore, c: CashIn, shop: SeedShop, detail: boolean): JsonObject {
+  const coin = core.requireCoin(c.psys_cid, "currency")
+  const base: JsonObject = {
+    user_id: shop.user_id,
+    shop_id: shop.id,
+    type: "cash_in",
+    status: c.status,
+    tx_url: core.txUrl(coin, c.txid),
+    id: c.id,
+  }
+  if (!shop.white_label) {
+    return base
+  }
+  const view: JsonObject = {
+    ...base,
+    pending_sum: num("0"),
+    psys_cid: c.psys_cid,
+    currency: coin.currency,
+    source_currency: "USD",
+    source_rate: coin.rate_usd,
+    fee: null,
+    wallet_hash: null,
+    sendmany: null,
+    expire_at_utc: null,
+    created_at_utc: c.created_at,
+    amount: c.amount,
+    sum: num(c.amount),
+    commission: "0",
+    actual_sum: num(c.amount),
+    actual_commission: "0",
+    actual_fee: num("0"),
+    actual_invoice_sum: c.amount,
+    tx_id: [c.txid],
+    tx: txEntries(
+      core,
+      coin,
+      [{ txid: c.txid, value: c.amount, confirmations: coin.expected_confirmations, block_height: null, seen_at: c.created_at }],
+      [],
+      detail
+    ),
+    confirmations: coin.expected_confirmations,
+    status_code: STATUS_CODES[c.status],
+    child_ids: [],
+    params: { value: c.amount, source_currency: "USD", source_rate: coin.rate_usd },
+  }
+  return detail ? { ...view, ...detailExtras(0, "0", "0", "", c.created_at) } : view
 }
 
 function invoiceOperation(core: SandboxCore, invoice: Invoice, shop: SeedShop, detail: boolean): JsonObject {
