@@ -4,7 +4,8 @@ import { MedusaError } from "@medusajs/framework/utils"
 export interface CryptoCallbackDelivery {
   provider_id: string
   content_hash: string
-  format: "form" | "json"
+  /** `operation`: a pay_in read back from the operations list (spec §4.3), not delivered. */
+  format: "form" | "json" | "operation"
   fields: Record<string, unknown>
   ipn_type: string | null
   txn_id: string | null
@@ -31,25 +32,41 @@ export interface StoredCryptoCallback {
 export function callbackUpsert(id: string, delivery: CryptoCallbackDelivery): { sql: string; params: unknown[] } {
   return {
     sql:
-      `insert into "crypto_callback" ("id", "provider_id", "content_hash", "format", "ipn_type", "txn_id", "order_number", "switch_id", "status", "fields", "deposit_uid", "delivery_count") ` +
-      `values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, 1) ` +
-      `on conflict ("content_hash") where "deleted_at" is null ` +
+      INSERT_CALLBACK +
       `do update set "delivery_count" = "crypto_callback"."delivery_count" + 1, "updated_at" = now() ` +
       `returning "id", "delivery_count", "processed_at", "failure_count"`,
-    params: [
-      id,
-      delivery.provider_id,
-      delivery.content_hash,
-      delivery.format,
-      delivery.ipn_type,
-      delivery.txn_id,
-      delivery.order_number,
-      delivery.switch_id,
-      delivery.status,
-      JSON.stringify(delivery.fields),
-      depositUidOf(delivery),
-    ],
+    params: insertParams(id, delivery),
   }
+}
+
+const INSERT_CALLBACK =
+  `insert into "crypto_callback" ("id", "provider_id", "content_hash", "format", "ipn_type", "txn_id", "order_number", "switch_id", "status", "fields", "deposit_uid", "delivery_count") ` +
+  `values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, 1) ` +
+  `on conflict ("content_hash") where "deleted_at" is null `
+
+function insertParams(id: string, delivery: CryptoCallbackDelivery): unknown[] {
+  return [
+    id,
+    delivery.provider_id,
+    delivery.content_hash,
+    delivery.format,
+    delivery.ipn_type,
+    delivery.txn_id,
+    delivery.order_number,
+    delivery.switch_id,
+    delivery.status,
+    JSON.stringify(delivery.fields),
+    depositUidOf(delivery),
+  ]
+}
+
+/**
+ * ONE statement stores a row read back from the gateway (a recovered `pay_in`) unless a row with
+ * the same content hash exists: `null` when it was there (stored by another instance or an earlier
+ * run), so the same reading is recorded exactly once without a lock.
+ */
+export function callbackInsertOnce(id: string, delivery: CryptoCallbackDelivery): { sql: string; params: unknown[] } {
+  return { sql: INSERT_CALLBACK + `do nothing returning "id"`, params: insertParams(id, delivery) }
 }
 
 /** pay_in (spec §6.2): the deposit's uid as a column, so a customer's deposits are one indexed query. */

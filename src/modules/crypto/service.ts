@@ -1,13 +1,14 @@
 import type { Context, InferTypeOf } from "@medusajs/framework/types"
 import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/postgresql"
-import { generateEntityId, InjectManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
-import { callbackUpsert, storedCallbackOf, type CryptoCallbackDelivery, type StoredCryptoCallback } from "./callback-upsert"
+import { generateEntityId, InjectManager, MedusaContext, MedusaError, MedusaService } from "@medusajs/framework/utils"
+import { callbackInsertOnce, callbackUpsert, storedCallbackOf, type CryptoCallbackDelivery, type StoredCryptoCallback } from "./callback-upsert"
 import { CryptoAttention, type CryptoAttentionKind } from "./models/crypto-attention"
 import { CryptoCallback } from "./models/crypto-callback"
 import { CryptoExchange } from "./models/crypto-exchange"
 import { CryptoInvoice } from "./models/crypto-invoice"
 import { CryptoRateCache } from "./models/crypto-rate-cache"
 import { CryptoSetting } from "./models/crypto-setting"
+import { CryptoSyncCursor } from "./models/crypto-sync-cursor"
 import { CryptoWithdrawal } from "./models/crypto-withdrawal"
 import { settingsChanged } from "./settings-generation"
 
@@ -31,7 +32,8 @@ export interface RaiseCryptoAttentionInput {
  * Our own data: verified callback deliveries, the invoice mirror (one row per invoice we create,
  * with its order number and last known state), the currency/rate cache, the merchant's admin
  * settings per provider, withdrawals (cash_out / mass_cash_out, refunds included) with their
- * duplicate guard, exchanges, and the "Needs attention" queue. Data only: what the rows mean is
+ * duplicate guard, exchanges, the "Needs attention" queue, and the cursors of the reconciliation's
+ * reads of gateway lists. Data only: what the rows mean is
  * src/core's business (e.g. the effective options, src/core/settings.ts).
  */
 class CryptoModuleService extends MedusaService({
@@ -41,6 +43,7 @@ class CryptoModuleService extends MedusaService({
   CryptoInvoice,
   CryptoRateCache,
   CryptoSetting,
+  CryptoSyncCursor,
   CryptoWithdrawal,
 }) {
   // MedusaService's constructor takes the module's container and declaration; they are passed on.
@@ -77,6 +80,44 @@ class CryptoModuleService extends MedusaService({
     const { sql, params } = callbackUpsert(generateEntityId(undefined, "ccb"), delivery)
     const rows: Array<Record<string, unknown>> = await manager.execute(sql, params)
     return storedCallbackOf(rows[0])
+  }
+
+  /**
+   * Stores a `pay_in` read back from the gateway (`format` = `operation`) unless the same reading
+   * (content hash) is stored: the new row's id, or null when it was there. One atomic statement, so
+   * two instances recovering the same pay_in at once record it once.
+   */
+  @InjectManager()
+  async storeRecoveredCryptoCallback(delivery: CryptoCallbackDelivery, @MedusaContext() sharedContext: Context = {}): Promise<string | null> {
+    const manager = sharedContext.manager as SqlEntityManager
+    const { sql, params } = callbackInsertOnce(generateEntityId(undefined, "ccb"), delivery)
+    const rows: Array<Record<string, unknown>> = await manager.execute(sql, params)
+    const id = rows[0]?.id
+    return typeof id === "string" ? id : null
+  }
+
+  /** Where a reconciliation read stopped (`crypto_sync_cursor`), or null before the first. */
+  async readCryptoSyncCursor(providerId: string, name: string): Promise<string | null> {
+    const [cursor] = await this.listCryptoSyncCursors({ provider_id: providerId, name }, { take: 1 })
+    return cursor?.position ?? null
+  }
+
+  /**
+   * Moves a cursor forward to `position` (a decimal integer string), never back: one statement,
+   * the larger of the stored and the new position wins, so instances finishing in any order agree.
+   */
+  @InjectManager()
+  async advanceCryptoSyncCursor(providerId: string, name: string, position: string, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    if (!/^\d{1,20}$/.test(position)) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `cursor position must be a non-negative integer, got ${JSON.stringify(position)}`)
+    }
+    const manager = sharedContext.manager as SqlEntityManager
+    await manager.execute(
+      `insert into "crypto_sync_cursor" ("id", "provider_id", "name", "position") values (?, ?, ?, ?) ` +
+        `on conflict ("provider_id", "name") where "deleted_at" is null ` +
+        `do update set "position" = greatest("crypto_sync_cursor"."position"::numeric, excluded."position"::numeric)::text, "updated_at" = now()`,
+      [generateEntityId(undefined, "ccur"), providerId, name, position]
+    )
   }
 
   /**

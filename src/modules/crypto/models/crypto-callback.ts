@@ -3,7 +3,8 @@ import { model } from "@medusajs/framework/utils"
 /**
  * One verified callback delivery from the gateway (spec §6.1 invoice, §6.2 pay_in deposit).
  *
- * Only callbacks whose `verify_hash` checked out are stored (spec §6.3). `content_hash` is a
+ * Only callbacks whose `verify_hash` checked out are stored (spec §6.3), and `pay_in`s read back
+ * from the gateway's own answer (`format` = `operation`). `content_hash` is a
  * SHA-256 of the verified fields in a canonical form, unique, so a redelivery of the same content
  * is recognised whatever its transport (JSON or form) and counted in `delivery_count`.
  */
@@ -12,7 +13,12 @@ export const CryptoCallback = model
     id: model.id({ prefix: "ccb" }).primaryKey(),
     provider_id: model.text(),
     content_hash: model.text(),
-    format: model.enum(["form", "json"]),
+    /**
+     * How it came: a delivery's body (`form`, `json`), or `operation`: a `pay_in` whose callbacks
+     * were lost, read back from the gateway's operations list (spec §4.3) by the reconciliation job,
+     * with its fields in the callback's shape (spec §6.2).
+     */
+    format: model.enum(["form", "json", "operation"]),
     ipn_type: model.text().nullable(),
     txn_id: model.text().nullable(),
     order_number: model.text().nullable(),

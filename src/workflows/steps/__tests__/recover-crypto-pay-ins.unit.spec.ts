@@ -1,0 +1,138 @@
+import { Decimal } from "decimal.js"
+import { GatewayServerError, type Deposit, type Operation, type OperationList } from "../../../gateway"
+import type { CryptoCallbackDelivery } from "../../../modules/crypto/callback-upsert"
+import { recoverPayIns, type PayInRecoveryDeps } from "../recover-crypto-pay-ins"
+
+const payInOperation = (id: string, created: number, extra: Partial<Operation> = {}): Operation => ({
+  id,
+  type: "pay_in",
+  status: "completed",
+  tx_url: [`https://x/tx/${id}`],
+  psys_cid: "LTC",
+  currency: "LTC",
+  wallet_hash: "ltc1qcustomer",
+  amount: new Decimal("1.25"),
+  confirmations: 6,
+  created_at_utc: created,
+  ...extra,
+})
+
+/** The gateway's two lists (newest first, as the sandbox pages them) and our rows, in memory. */
+function world(operations: Operation[], deposits: Deposit[] = [{ uid: "cus_1", hash: "ltc1qcustomer", psys_cid: "LTC" }]) {
+  const rows: Array<CryptoCallbackDelivery & { id: string }> = []
+  const pagesRead: number[] = []
+  let cursor: string | null = null
+  let depositsFail = false
+  const deps: PayInRecoveryDeps = {
+    providerId: "pp_crypto_crypto",
+    operations: {
+      list: async ({ page = 1, limit = 20 }) => {
+        pagesRead.push(page)
+        const sorted = [...operations].sort((a, b) => (b.created_at_utc ?? 0) - (a.created_at_utc ?? 0))
+        const pageCount = Math.max(1, Math.ceil(sorted.length / limit))
+        const result: OperationList = {
+          operations: sorted.slice((page - 1) * limit, page * limit),
+          _links: {},
+          _meta: { totalCount: sorted.length, pageCount, currentPage: page, perPage: limit },
+        } as OperationList
+        return result
+      },
+    },
+    deposits: {
+      list: async ({ page = 1, limit = 20 }) => {
+        if (depositsFail) throw new GatewayServerError(500, { code: 108, message: "internal server error" })
+        return deposits.slice((page - 1) * limit, page * limit)
+      },
+    },
+    store: {
+      readCursor: async () => cursor,
+      advanceCursor: async (position) => {
+        cursor = cursor === null ? position : String(Math.max(Number(cursor), Number(position)))
+      },
+      storedStates: async (txnIds) => rows.filter((row) => row.txn_id !== null && txnIds.includes(row.txn_id)).map((row) => ({ txn_id: row.txn_id, status: row.status })),
+      insertOnce: async (delivery) => {
+        if (rows.some((row) => row.content_hash === delivery.content_hash)) return null
+        const id = `ccb_${rows.length + 1}`
+        rows.push({ ...delivery, id })
+        return id
+      },
+    },
+  }
+  return {
+    deps,
+    rows,
+    pagesRead,
+    cursor: () => cursor,
+    failDeposits: () => {
+      depositsFail = true
+    },
+  }
+}
+
+const limits = { perPage: 2, maxPages: 20, overlapSeconds: 600, maxDepositPages: 5 }
+
+describe("recovering deposits whose callbacks were lost from the operations list", () => {
+  it("records a pay_in no callback reported, linked to the customer its address belongs to, and moves the cursor to the newest read", async () => {
+    const { deps, rows, cursor } = world([payInOperation("PI-1", 1_790_000_000)])
+    const result = await recoverPayIns(deps, limits)
+    expect(result).toEqual({ recorded_ids: ["ccb_1"], read: 1, complete: true })
+    expect(rows).toEqual([
+      expect.objectContaining({
+        format: "operation",
+        ipn_type: "pay_in",
+        txn_id: "PI-1",
+        status: "completed",
+        fields: expect.objectContaining({ deposit_uid: "cus_1", amount: "1.25", psys_cid: "LTC", currency: "LTC", wallet_hash: "ltc1qcustomer" }),
+      }),
+    ])
+    expect(cursor()).toBe("1790000000")
+  })
+
+  it("records a pay_in once however often it is read (a second run, another instance)", async () => {
+    const { deps, rows } = world([payInOperation("PI-1", 1_790_000_000)])
+    await recoverPayIns(deps, limits)
+    const again = await recoverPayIns(deps, limits)
+    expect(again.recorded_ids).toEqual([])
+    expect(rows).toHaveLength(1)
+  })
+
+  it("does not record a pay_in whose callback with that state is stored", async () => {
+    const { deps, rows } = world([payInOperation("PI-1", 1_790_000_000)])
+    rows.push({ id: "ccb_cb", provider_id: "pp_crypto_crypto", content_hash: "delivered", format: "json", fields: {}, ipn_type: "pay_in", txn_id: "PI-1", order_number: null, switch_id: null, status: "completed" })
+    expect((await recoverPayIns(deps, limits)).recorded_ids).toEqual([])
+  })
+
+  it("records a pay_in whose address no deposit of the shop has without a uid (raised as unmatched_pay_in when processed)", async () => {
+    const { deps, rows } = world([payInOperation("PI-9", 1_790_000_000, { wallet_hash: "ltc1qstranger" })])
+    await recoverPayIns(deps, limits)
+    expect(rows[0].fields).toMatchObject({ deposit_uid: null, wallet_hash: "ltc1qstranger" })
+  })
+
+  it("reads from the newest back to the cursor only, not the whole history, on the next run", async () => {
+    const old = Array.from({ length: 6 }, (_, i) => payInOperation(`PI-OLD-${i}`, 1_790_000_000 + i * 3600))
+    const w = world(old)
+    await recoverPayIns(w.deps, limits)
+    w.pagesRead.length = 0
+    old.push(payInOperation("PI-NEW", 1_790_000_000 + 48 * 3600))
+    const next = await recoverPayIns(w.deps, limits)
+    expect(next.recorded_ids).toHaveLength(1)
+    expect(w.rows.at(-1)?.txn_id).toBe("PI-NEW")
+    expect(w.pagesRead).toEqual([1, 2])
+    expect(w.cursor()).toBe(String(1_790_000_000 + 48 * 3600))
+  })
+
+  it("records nothing and keeps the cursor when the deposit list cannot be read (an unknown answer is no evidence of a stranger)", async () => {
+    const w = world([payInOperation("PI-1", 1_790_000_000)])
+    w.failDeposits()
+    await expect(recoverPayIns(w.deps, limits)).rejects.toThrow()
+    expect(w.rows).toEqual([])
+    expect(w.cursor()).toBeNull()
+  })
+
+  it("keeps the cursor when a run stops at its page limit before reaching it", async () => {
+    const w = world(Array.from({ length: 5 }, (_, i) => payInOperation(`PI-${i}`, 1_790_000_000 + i)))
+    const result = await recoverPayIns(w.deps, { ...limits, maxPages: 2 })
+    expect(result.complete).toBe(false)
+    expect(w.cursor()).toBeNull()
+  })
+})

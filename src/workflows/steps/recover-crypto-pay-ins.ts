@@ -1,0 +1,172 @@
+import { createHash } from "node:crypto"
+import type { ConfigModule, Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { Deposit, DepositListParams, Operation, OperationList, OperationListParams } from "../../gateway"
+import { payInFieldsOfOperation, payInsToRecord, type StoredPayInState } from "../../core/deposits"
+import { failureReason } from "../../core/errors"
+import { createGatewayClient, listCryptoProviderEntries } from "../../core/provider-entry"
+import { resolveCryptoModule } from "../../modules/crypto"
+import type { CryptoCallbackDelivery } from "../../modules/crypto/callback-upsert"
+
+/** The cursor of the pay_in operations read (`crypto_sync_cursor.name`). */
+export const PAY_IN_CURSOR = "pay_in_operations"
+
+export interface PayInRecoveryLimits {
+  /** Operations per page asked (the sandbox's largest is 50, docs/gateway-readings.md). */
+  perPage: number
+  /** Pages read per run at most; a run that stops there keeps the cursor where it was. */
+  maxPages: number
+  /** Read this far behind the cursor again (seconds): pay_ins listed late or out of order. */
+  overlapSeconds: number
+  /** Deposit-list pages read at most to map addresses to uids (spec §4.10). */
+  maxDepositPages: number
+}
+
+export const DEFAULT_PAY_IN_RECOVERY_LIMITS: PayInRecoveryLimits = { perPage: 50, maxPages: 20, overlapSeconds: 600, maxDepositPages: 20 }
+
+/** What recovering the pay_ins of one provider entry needs: the gateway's two lists and our rows. */
+export interface PayInRecoveryDeps {
+  providerId: string
+  operations: { list(params: OperationListParams): Promise<OperationList> }
+  deposits: { list(params: DepositListParams): Promise<Deposit[]> }
+  store: {
+    readCursor(): Promise<string | null>
+    advanceCursor(position: string): Promise<void>
+    /** The stored pay_in rows (callbacks and earlier recoveries) of these txn_ids. */
+    storedStates(txnIds: readonly string[]): Promise<StoredPayInState[]>
+    /** Stores the row unless the same reading is stored: its id, or null. */
+    insertOnce(delivery: CryptoCallbackDelivery): Promise<string | null>
+  }
+}
+
+export interface PayInRecoveryResult {
+  /** crypto_callback ids of the pay_ins recorded now, to be processed like a delivery. */
+  recorded_ids: string[]
+  /** pay_in operations read. */
+  read: number
+  /** Whether the read reached the cursor (or the end of the list) and moved the cursor. */
+  complete: boolean
+}
+
+/**
+ * Reads the pay_in operations (spec §4.3, `type=pay_in`) from the newest back to the cursor (the
+ * newest `created_at_utc` an earlier run read, less `overlapSeconds`), and records each pay_in the
+ * stored callbacks do not show (`payInsToRecord`), linked to the uid of its deposit address
+ * (`wallet_hash` → the deposit list, spec §4.10). A row is one atomic insert-if-absent on a hash of
+ * (provider, txn_id, status), so a pay_in read again, by this run or another instance, is recorded
+ * once; the cursor only moves forward. The list is read newest first (the sandbox's order; the spec
+ * does not say): a run stops at the first page entirely behind the cursor.
+ * A failed gateway read (refused or unknown) throws before anything is recorded for it, and the
+ * cursor stays: the next run reads the same pay_ins again.
+ */
+export async function recoverPayIns(deps: PayInRecoveryDeps, limits: PayInRecoveryLimits = DEFAULT_PAY_IN_RECOVERY_LIMITS): Promise<PayInRecoveryResult> {
+  const stored = await deps.store.readCursor()
+  const floor = stored === null ? null : Number(stored) - limits.overlapSeconds
+  const read: Operation[] = []
+  let newest: number | null = null
+  let complete = false
+  for (let page = 1; page <= limits.maxPages; page += 1) {
+    const result = await deps.operations.list({ type: "pay_in", page, limit: limits.perPage })
+    let behind = result.operations.length > 0
+    for (const operation of result.operations) {
+      if (operation.type !== "pay_in") continue
+      const created = operation.created_at_utc ?? null
+      if (created !== null) newest = newest === null ? created : Math.max(newest, created)
+      if (floor === null || created === null || created >= floor) {
+        behind = false
+        read.push(operation)
+      }
+    }
+    const meta = result._meta
+    const more = meta !== null ? meta.currentPage < meta.pageCount : result.operations.length >= limits.perPage
+    if ((floor !== null && behind) || !more || result.operations.length === 0) {
+      complete = true
+      break
+    }
+  }
+  const toRecord = payInsToRecord(read, await deps.store.storedStates([...new Set(read.map((operation) => operation.id))]))
+  const uids = toRecord.length === 0 ? new Map<string, string>() : await depositUids(deps, toRecord, limits)
+  const recorded: string[] = []
+  for (const operation of toRecord) {
+    const uid = operation.wallet_hash ? uids.get(operation.wallet_hash) ?? null : null
+    const id = await deps.store.insertOnce({
+      provider_id: deps.providerId,
+      content_hash: createHash("sha256").update(`pay_in-operation\n${deps.providerId}\n${operation.id}\n${operation.status}`).digest("hex"),
+      format: "operation",
+      fields: payInFieldsOfOperation(operation, uid),
+      ipn_type: "pay_in",
+      txn_id: operation.id,
+      order_number: null,
+      switch_id: null,
+      status: operation.status,
+    })
+    if (id !== null) recorded.push(id)
+  }
+  if (complete && newest !== null) {
+    await deps.store.advanceCursor(String(Math.floor(newest)))
+  }
+  return { recorded_ids: recorded, read: read.length, complete }
+}
+
+/** The uid of each deposit address of these pay_ins, from the deposit list (spec §4.10), page by page. */
+async function depositUids(deps: PayInRecoveryDeps, operations: readonly Operation[], limits: PayInRecoveryLimits): Promise<Map<string, string>> {
+  const wanted = new Set(operations.map((operation) => operation.wallet_hash).filter((hash): hash is string => typeof hash === "string" && hash !== ""))
+  const coins = [...new Set(operations.map((operation) => operation.psys_cid).filter((coin): coin is string => typeof coin === "string"))]
+  const uids = new Map<string, string>()
+  for (let page = 1; page <= limits.maxDepositPages && uids.size < wanted.size; page += 1) {
+    const deposits = await deps.deposits.list({ psys_cid: coins, page, limit: limits.perPage })
+    for (const deposit of deposits) {
+      if (wanted.has(deposit.hash)) uids.set(deposit.hash, deposit.uid)
+    }
+    if (deposits.length < limits.perPage) break
+  }
+  return uids
+}
+
+/** The recovery's dependencies for one provider entry, from the step's container. */
+function payInRecoveryDepsOf(container: MedusaContainer, providerId: string, client: ReturnType<typeof createGatewayClient>): PayInRecoveryDeps {
+  const cryptoModule = resolveCryptoModule(container)
+  return {
+    providerId,
+    operations: client.operations,
+    deposits: client.deposits,
+    store: {
+      readCursor: () => cryptoModule.readCryptoSyncCursor(providerId, PAY_IN_CURSOR),
+      advanceCursor: (position) => cryptoModule.advanceCryptoSyncCursor(providerId, PAY_IN_CURSOR, position),
+      storedStates: async (txnIds) =>
+        txnIds.length === 0
+          ? []
+          : cryptoModule.listCryptoCallbacks({ provider_id: providerId, ipn_type: "pay_in", txn_id: [...txnIds] }, { select: ["txn_id", "status"] }),
+      insertOnce: (delivery) => cryptoModule.storeRecoveredCryptoCallback(delivery),
+    },
+  }
+}
+
+export const recoverCryptoPayInsStepId = "recover-crypto-pay-ins"
+
+/**
+ * Deposits whose callbacks were lost (spec §6.2): read back from the operations list of every
+ * white-label provider entry (a plain shop has no deposit addresses, spec §4.10). Forward-only and
+ * idempotent, nothing to compensate: a recorded pay_in is a fact read from the gateway. One entry
+ * failing is logged and read again on the next run; the others go on.
+ */
+export const recoverCryptoPayInsStep = createStep(recoverCryptoPayInsStepId, async (_input: Record<string, never>, { container }) => {
+  const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+  const entries = listCryptoProviderEntries(container.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)).filter((entry) => entry.options.whiteLabel)
+  const recorded: string[] = []
+  let failed = 0
+  for (const entry of entries) {
+    try {
+      const result = await recoverPayIns(payInRecoveryDepsOf(container, entry.providerId, createGatewayClient(entry.options)))
+      recorded.push(...result.recorded_ids)
+      if (!result.complete) {
+        logger.warn(`crypto reconciliation: ${entry.providerId}: more pay_in operations than one run reads; the rest on the next run`)
+      }
+    } catch (error) {
+      failed += 1
+      logger.warn(`crypto reconciliation: ${entry.providerId}: the pay_in operations could not be read: ${failureReason(error)}`)
+    }
+  }
+  return new StepResponse({ callback_ids: recorded, failed })
+})
