@@ -116,3 +116,41 @@ function convert(value: unknown): unknown {
   }
   return value
 }
+
+/**
+ * What is wrong with an amount an admin asks to move, or null: it must be a plain positive decimal
+ * (digits, an optional dot and digits; no sign, exponent or spaces) with at most `places` decimal
+ * places in `unit` (a coin's spec §2.4 `precision`, read by `coinPlaces`; a fiat's decimal digits).
+ * Trailing zeros do not count ("0.10" has one place). The one rule every money-out amount passes
+ * before the gateway is called (docs/money-out.md#amounts); callers prefix the field's name.
+ */
+export function amountProblem(value: string, places: number, unit: string): string | null {
+  if (!/^\d+(\.\d+)?$/.test(value)) return `must be a plain decimal such as "0.015" (digits, an optional dot and digits; no sign, exponent or spaces)`
+  if (!/[1-9]/.test(value)) return "must be greater than 0"
+  if (exact(value).decimalPlaces() > places) return `at most ${places} decimal places for ${unit}`
+  return null
+}
+
+/**
+ * The decimal places of a fiat currency (ISO 4217 minor units: JPY 0, EUR 2, KWD 3), from the
+ * runtime's ICU data (`Intl.NumberFormat`, the same table Medusa's currency module seeds its
+ * `decimal_digits` from). The one place the plugin reads them. An unknown code is refused, naming it.
+ */
+export function fiatMinorUnits(currencyCode: string): number {
+  const code = currencyCode.trim().toUpperCase()
+  if (!/^[A-Z]{3}$/.test(code)) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `currency_code must be an ISO 4217 code such as "EUR", got "${currencyCode}"`)
+  }
+  const places = new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits
+  return typeof places === "number" ? places : 2
+}
+
+/**
+ * A fiat amount rounded half-up to its currency's minor units (EUR 25.0699 → 25.07, JPY 1734.5 →
+ * 1735, KWD 13.8455 → 13.846): what the gateway is sent as `source_amount` (spec §4.1), which
+ * refuses more decimals than the currency has. Medusa keeps, authorizes and captures the exact total.
+ * A display figure that must not fall below a threshold names `"up"`.
+ */
+export function fiatToMinorUnits(amount: Decimal.Value, currencyCode: string, rounding: "half-up" | Rounding = "half-up"): Decimal {
+  return exact(amount).toDecimalPlaces(fiatMinorUnits(currencyCode), rounding === "half-up" ? Decimal.ROUND_HALF_UP : ROUNDING[rounding])
+}

@@ -6,6 +6,7 @@ import { holdingInvoice } from "./account"
 import { toMedusaError } from "./errors"
 import { coinPlaces, exact, fiatToCoin, storedAmountToDecimalString, sumAmounts } from "./money"
 import { isCryptoProviderId, resolveCryptoProvider } from "./provider-entry"
+import { checkAmounts } from "./withdrawal"
 
 /** How far the rate the admin confirmed may be from the gateway's current one (percent). */
 export const RATE_DRIFT_PERCENT = new Decimal(2)
@@ -91,17 +92,23 @@ export async function listCryptoOrderPayments(scope: MedusaContainer, orderId: s
   return { currency_code: currency, payments, payment_collection_ids: collections.map((c) => str(c.id) ?? "").filter((id) => id !== "") }
 }
 
-/** Refund withdrawals that hold their fiat value until resolved (see `CryptoOrderPayment.reserved`). */
-const RESERVING_STATUSES = ["requested", "sending", "outcome_unknown", "completed"]
+/**
+ * Refund withdrawals that hold their fiat value until resolved (see `CryptoOrderPayment.reserved`):
+ * an `error` one too while its duplicate guard is kept (failed at the gateway, not yet decided:
+ * docs/money-out.md#failed-at-the-gateway).
+ */
+const RESERVING_STATUSES = ["requested", "sending", "outcome_unknown", "completed", "error"]
 
 /** Per payment id: the fiat value of the order's crypto refunds that are sent or unknown and not Medusa refunds. */
 async function reservedByCryptoRefunds(scope: MedusaContainer, orderId: string): Promise<Map<string, Decimal>> {
   const withdrawals = await resolveCryptoModule(scope).listCryptoWithdrawals(
     { order_id: orderId, purpose: "refund", status: RESERVING_STATUSES },
-    { select: ["id", "payment_id", "status", "refund_id", "source_amount"] }
+    { select: ["id", "payment_id", "status", "refund_id", "source_amount", "active_fingerprint"] }
   )
   const reserved = new Map<string, Decimal>()
   for (const withdrawal of withdrawals) {
+    // Failed at the gateway and released by the merchant's decision: it holds nothing any more.
+    if (withdrawal.status === "error" && withdrawal.active_fingerprint === null) continue
     // A completed refund with its Medusa refund is counted in `refunded` already.
     if (withdrawal.payment_id === null || withdrawal.source_amount === null || (withdrawal.status === "completed" && withdrawal.refund_id !== null)) continue
     reserved.set(withdrawal.payment_id, (reserved.get(withdrawal.payment_id) ?? exact(0)).plus(withdrawal.source_amount))
@@ -123,6 +130,13 @@ export interface CryptoRefundQuote {
   rate: string
   coin_amount: string
   precision: number
+}
+
+/** The decimal digits of a Medusa currency (`currency.decimal_digits`); 2 when Medusa does not know it. */
+async function fiatPlaces(scope: MedusaContainer, code: string): Promise<number> {
+  const { data } = await scope.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "currency", fields: ["code", "decimal_digits"], filters: { code: code.toLowerCase() } })
+  const digits = (data[0] as Row | undefined)?.decimal_digits
+  return typeof digits === "number" && Number.isInteger(digits) && digits >= 0 ? digits : 2
 }
 
 /** The coin the order was paid in: the invoice mirror of the payment's session, else the payment data. */
@@ -152,6 +166,10 @@ export async function quoteCryptoRefund(
   const payment = input.payment_id ? payments.find((p) => p.payment_id === input.payment_id) : payments.find((p) => new Decimal(p.refundable).gt(0)) ?? payments[0]
   if (payment === undefined) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${input.order_id} has no crypto payment${input.payment_id ? ` ${input.payment_id}` : ""} (field: payment_id)`)
+  }
+  if (input.amount !== undefined) {
+    // The fiat amount within its currency's decimals, before anything is asked of the gateway.
+    checkAmounts([{ field: "amount", value: input.amount }], await fiatPlaces(scope, currency_code), currency_code.toUpperCase())
   }
   const amount = exact(input.amount ?? payment.refundable)
   if (amount.lte(0)) {

@@ -1,6 +1,8 @@
 import { createHash } from "crypto"
-import { GatewayApiError, GatewayParameterError, type Operation } from "../gateway"
-import { exact, sumAmounts } from "./money"
+import { MedusaError } from "@medusajs/framework/utils"
+import { GatewayApiError, GatewayParameterError, type GatewayClient, type Operation } from "../gateway"
+import { listCurrencies, type RateCacheStore } from "./currency-cache"
+import { amountProblem, coinPlaces, exact, sumAmounts } from "./money"
 
 /** One recipient of a withdrawal: an address and a positive decimal amount (a string). */
 export interface WithdrawalRecipient {
@@ -37,6 +39,107 @@ export function statusOfGatewayResult(status: string): "completed" | "error" | "
   if (status === "completed") return "completed"
   if (status === "error" || status === "cancelled" || status === "expired") return "error"
   return "sending"
+}
+
+/**
+ * Does a withdrawal in this status free its duplicate guard (`active_fingerprint`)? Only once the
+ * gateway says it `completed`. An `error` answer (spec §2.3) does not prove nothing left: the
+ * gateway holds an operation for it, so the guard stays until the merchant decides
+ * (docs/money-out.md#failed-at-the-gateway); `sending` is still open.
+ */
+export function releasesGuard(status: "completed" | "error" | "sending"): boolean {
+  return status === "completed"
+}
+
+/** One read of a failed withdrawal's operation (spec §4.4): what it showed, or why it could not be read. */
+export type GatewayFailureRead =
+  | { at: string; ok: true; status: string; status_code: number | null; amount: string | null; fee: string | null; tx_urls: string[]; finished_at: string | null }
+  | { at: string; ok: false; error: string }
+
+/**
+ * What the plugin knows of a withdrawal the gateway answered with status `error` (spec §2.3):
+ * the operation, the status answered and when, and each read of the operation since (newest
+ * last, the last {@link MAX_EVIDENCE_READS} kept). Stored as `gateway_evidence`.
+ */
+export interface GatewayFailureEvidence {
+  operation_id: string
+  answered_status: string
+  answered_at: string
+  reads: GatewayFailureRead[]
+}
+
+export const MAX_EVIDENCE_READS = 10
+
+/** What an operation read back shows (spec §2.2 detail view). */
+export function readOfOperation(operation: Operation, at: Date): GatewayFailureRead {
+  const finished = operation.finished_at_utc
+  return {
+    at: at.toISOString(),
+    ok: true,
+    status: operation.status,
+    status_code: operation.status_code ?? null,
+    amount: (operation.amount ?? null)?.toFixed() ?? null,
+    fee: (operation.fee ?? null)?.toFixed() ?? null,
+    tx_urls: [...operation.tx_url],
+    finished_at: typeof finished === "number" ? new Date(finished * 1000).toISOString() : null,
+  }
+}
+
+/**
+ * Reads the operation of a withdrawal answered `error` back from the gateway (spec §4.4). A read
+ * that fails is itself the evidence (recorded, never thrown): the `error` answer stands either way.
+ */
+export async function readBackFailedOperation(client: { operations: Pick<GatewayClient["operations"], "retrieve"> }, operationId: string, at: Date): Promise<GatewayFailureRead> {
+  try {
+    return readOfOperation(await client.operations.retrieve(operationId), at)
+  } catch (error) {
+    // Gateway client errors never carry the api_key (src/gateway/core/errors.ts).
+    return { at: at.toISOString(), ok: false, error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/** The evidence after one more read: a new record for a new operation, else the read appended. */
+export function withFailureRead(
+  previous: GatewayFailureEvidence | null,
+  answer: { operation_id: string; status: string; at: Date },
+  read: GatewayFailureRead
+): GatewayFailureEvidence {
+  const base: GatewayFailureEvidence =
+    previous !== null && previous.operation_id === answer.operation_id
+      ? previous
+      : { operation_id: answer.operation_id, answered_status: answer.status, answered_at: answer.at.toISOString(), reads: [] }
+  return { ...base, reads: [...base.reads, read].slice(-MAX_EVIDENCE_READS) }
+}
+
+/** The evidence as the `gateway_evidence` JSON column takes it (model.json() is typed as a record). */
+export function toEvidenceJson(evidence: GatewayFailureEvidence): Record<string, unknown> {
+  return { ...evidence }
+}
+
+/** The stored evidence, if the row holds one (see {@link GatewayFailureEvidence}). */
+export function failureEvidenceOf(stored: unknown): GatewayFailureEvidence | null {
+  if (typeof stored !== "object" || stored === null) return null
+  const value = stored as Record<string, unknown>
+  if (typeof value.operation_id !== "string" || typeof value.answered_status !== "string" || typeof value.answered_at !== "string" || !Array.isArray(value.reads)) return null
+  return stored as GatewayFailureEvidence // shape checked above; written only by withFailureRead
+}
+
+/**
+ * What the merchant reads about a withdrawal that failed at the gateway (the admin API's
+ * `error_message`, History and the resolve panel): the operation, its status, the last read.
+ */
+export function failedAtGatewayMessage(evidence: GatewayFailureEvidence): string {
+  const last = evidence.reads[evidence.reads.length - 1]
+  const read =
+    last === undefined
+      ? "not read back yet"
+      : last.ok
+        ? `read back at ${last.at}: status ${last.status}${last.tx_urls.length > 0 ? `, tx ${last.tx_urls.join(" ")}` : ""}`
+        : `reading it back at ${last.at} failed: ${last.error}`
+  return (
+    `Failed at the gateway: operation ${evidence.operation_id}, status ${evidence.answered_status} (answered at ${evidence.answered_at}; ${read}). ` +
+    `It is not sent again by itself: check the operation at the gateway, then resolve it ("failed: allow sending again", with a note) to send the same payment again.`
+  )
 }
 
 /** What we know of a withdrawal when we look for its operation. */
@@ -195,4 +298,32 @@ export function recipientsOf(stored: unknown): WithdrawalRecipient[] {
     const amount = (item as Record<string, unknown>).amount
     return typeof address === "string" && typeof amount === "string" ? [{ address, amount }] : []
   })
+}
+
+/** The decimal places of a coin, from the gateway's currency list (spec §2.4 `precision`, cached); 8 when the list does not show it. */
+export async function placesOfCoin(client: { currencies: Pick<GatewayClient["currencies"], "list"> }, store: RateCacheStore, psysCid: string): Promise<number> {
+  // Withdrawal results are in USD (spec §8); `precision` does not depend on the fiat of the list.
+  const coins = await listCurrencies(client, store, "USD")
+  return coinPlaces(coins.find((coin) => coin.psys_cid === psysCid)?.precision)
+}
+
+/** One amount to check, with the field that holds it in the request (`recipients[2].amount`). */
+export interface AmountToCheck {
+  field: string
+  value: string
+}
+
+/**
+ * Refuses, before anything is recorded or sent, every amount that is not a plain positive decimal
+ * within `places` decimal places of `unit` (`amountProblem`, docs/money-out.md#amounts). The error
+ * names each field ("recipients[2].amount: at most 8 decimal places for BTC").
+ */
+export function checkAmounts(amounts: readonly AmountToCheck[], places: number, unit: string): void {
+  const problems = amounts.flatMap(({ field, value }) => {
+    const problem = amountProblem(value, places, unit)
+    return problem === null ? [] : [{ field, message: `${field}: ${problem}` }]
+  })
+  if (problems.length > 0) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `${problems.map((p) => p.message).join("; ")} (field: ${problems[0].field})`)
+  }
 }

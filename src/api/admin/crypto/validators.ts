@@ -96,14 +96,22 @@ const resolutionNote = z
   .max(500, "note must be at most 500 characters")
 const optionalNote = z.string().trim().max(500, "note must be at most 500 characters").optional()
 const resolutionKind = (found: string) => `resolution must be "${found}" (this operation is it) or "not_sent" (confirmed not sent, with a note)`
+/** Why the merchant allows a payment that failed at the gateway to be sent again: required. */
+const failedNote = z
+  .string({ error: "note is required: say how you checked at the gateway that the failed operation sent nothing" })
+  .trim()
+  .min(1, "note is required: say how you checked at the gateway that the failed operation sent nothing")
+  .max(500, "note must be at most 500 characters")
 
 export const AdminResolveCryptoWithdrawal = z.discriminatedUnion(
   "resolution",
   [
     z.object({ resolution: z.literal("operation"), operation_id: z.string({ error: "operation_id is required" }).trim().min(1, "operation_id is required").max(128), note: optionalNote }).strict(),
     z.object({ resolution: z.literal("not_sent"), note: resolutionNote }).strict(),
+    // A withdrawal that failed at the gateway (status error): allow sending the same payment again.
+    z.object({ resolution: z.literal("failed"), note: failedNote }).strict(),
   ],
-  { error: resolutionKind("operation") }
+  { error: `${resolutionKind("operation")}; or "failed" (failed at the gateway: allow sending again, with a note)` }
 )
 export type AdminResolveCryptoWithdrawalType = z.infer<typeof AdminResolveCryptoWithdrawal>
 

@@ -15,6 +15,10 @@ import { model } from "@medusajs/framework/utils"
  *   sending again and never by the absence of an operation from a search
  *   (docs/money-out.md#operations-matching). Only `not_sent` (the merchant checked the
  *   gateway) frees `active_fingerprint`.
+ * - `error`: the gateway answered with status `error` (spec §2.3) and holds an operation for it.
+ *   `active_fingerprint` is KEPT: the operation is read back (spec §4.4) and what the read showed
+ *   is stored in `gateway_evidence`; only the merchant's `failed` resolution (with a note, who and
+ *   when) frees it, so the same payment can be sent again (docs/money-out.md#failed-at-the-gateway).
  *
  * Crypto refunds are withdrawals too (`purpose`): `refund` for a Medusa refund of an order paid in
  * crypto, `overpayment` / `underpayment` for money the callback route recorded on an invoice.
@@ -49,13 +53,22 @@ export const CryptoWithdrawal = model
     error_code: model.text().nullable(),
     error_message: model.text().nullable(),
     error_field: model.text().nullable(),
+    /**
+     * A gateway `error` answer and what reading its operation back showed (`GatewayFailureEvidence`
+     * in src/core/withdrawal.ts): operation id, the answered status and when, each read (status,
+     * amount, fee, tx links, or the read's own failure) with its time.
+     */
+    gateway_evidence: model.json().nullable(),
     /** The admin user who asked, and when (`created_at` is when it was recorded). */
     requested_by: model.text().nullable(),
     requested_at: model.dateTime(),
     sent_at: model.dateTime().nullable(),
     resolved_at: model.dateTime().nullable(),
-    /** How an unknown outcome was settled by the merchant: this `operation` is it, or `not_sent`. */
-    resolution: model.enum(["operation", "not_sent"]).nullable(),
+    /**
+     * The merchant's decision: an unknown outcome is this `operation`, or `not_sent`; a withdrawal
+     * that failed at the gateway (`error`) is `failed` (allow sending the same payment again).
+     */
+    resolution: model.enum(["operation", "not_sent", "failed"]).nullable(),
     /** The admin user who resolved it (`resolved_at` is when) and why. */
     resolved_by: model.text().nullable(),
     resolution_note: model.text().nullable(),

@@ -24,7 +24,26 @@ export interface CreateCryptoRefundInput {
 
 export const prepareCryptoRefundStepId = "prepare-crypto-refund"
 
-const SETTLED_OR_OPEN = ["requested", "sending", "completed", "outcome_unknown"]
+const SETTLED_OR_OPEN = ["requested", "sending", "completed", "outcome_unknown", "error"]
+
+/** Counts against what is still due: settled or open, or failed at the gateway with its guard kept. */
+const takesFromDue = (withdrawal: Pick<CryptoWithdrawalRecord, "status" | "active_fingerprint">) => withdrawal.status !== "error" || withdrawal.active_fingerprint !== null
+
+/**
+ * A new refund of an order is refused (409) while an earlier money-out of that order failed at the
+ * gateway undecided: the gateway holds an operation for it (docs/money-out.md#failed-at-the-gateway).
+ */
+async function refuseWhileFailedUndecided(container: Parameters<typeof resolveCryptoModule>[0], orderId: string): Promise<void> {
+  const failed = (await resolveCryptoModule(container).listCryptoWithdrawals({ order_id: orderId, status: "error" }, { order: { requested_at: "DESC" } })).find(
+    (withdrawal) => withdrawal.active_fingerprint !== null
+  )
+  if (failed !== undefined) {
+    throw new MedusaError(
+      MedusaError.Types.CONFLICT,
+      `An earlier ${failed.purpose} of order ${orderId} (withdrawal ${failed.id}, ${failed.total_amount} ${failed.psys_cid}) failed at the gateway: operation ${failed.operation_id ?? "unknown"}, status ${failed.gateway_status ?? "error"}. Nothing more is refunded until you decide: check the operation at the gateway, then resolve ${failed.id} ("failed: allow sending again", with a note) (field: order_id)`
+    )
+  }
+}
 
 /** The parts of a recorded refund withdrawal that decide whether a request replays it. */
 export type RecordedCryptoRefund = Pick<
@@ -71,7 +90,9 @@ export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, asy
   if (recorded !== undefined) {
     return new StepResponse(replayOfRecordedRefund(recorded, input))
   }
+  await refuseWhileFailedUndecided(container, input.order_id)
   const base = {
+    amount_field: "amount",
     idempotency_key: input.idempotency_key,
     fee_plan: input.fee_plan,
     requested_by: input.requested_by ?? null,
@@ -103,7 +124,7 @@ export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, asy
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${input.order_id} has no ${input.kind === "overpayment" ? "overpaid" : "underpaid"} crypto invoice to refund (field: kind)`)
   }
   const earlier = await service.listCryptoWithdrawals({ invoice_id: invoice.id, purpose: input.kind, status: SETTLED_OR_OPEN })
-  const sent = sumAmounts(earlier.map((w) => w.total_amount))
+  const sent = sumAmounts(earlier.filter(takesFromDue).map((w) => w.total_amount))
   const remaining = exact(invoice[field] ?? "0").minus(sent)
   const amount = exact(input.amount ?? remaining)
   if (amount.lte(0) || amount.gt(remaining)) {

@@ -4,7 +4,18 @@ import type { Operation } from "../../../gateway"
 import { toMedusaError } from "../../../core/errors"
 import { resolveCryptoModule, type CryptoModuleService } from "../../../modules/crypto"
 import { resolveCryptoProvider } from "../../../core/provider-entry"
-import { decideReconciliation, statusOfGatewayResult, type WithdrawalCandidate } from "../../../core/withdrawal"
+import {
+  decideReconciliation,
+  failedAtGatewayMessage,
+  failureEvidenceOf,
+  readOfOperation,
+  releasesGuard,
+  statusOfGatewayResult,
+  toEvidenceJson,
+  withFailureRead,
+  type GatewayFailureRead,
+  type WithdrawalCandidate,
+} from "../../../core/withdrawal"
 import { searchOperations, withdrawalToMatch } from "../../../core/withdrawal-search"
 import type { CryptoWithdrawalRecord } from "./reserve-crypto-withdrawal"
 
@@ -24,6 +35,11 @@ export async function settleWithOperation(
   resolution?: { resolved_by: string | null; note: string | null }
 ): Promise<CryptoWithdrawalRecord> {
   const status = statusOfGatewayResult(operation.status)
+  const now = new Date()
+  // An operation in `error` keeps the guard and adds this read to the evidence
+  // (docs/money-out.md#failed-at-the-gateway); a guard the merchant released stays released.
+  const evidence =
+    status === "error" ? withFailureRead(failureEvidenceOf(withdrawal.gateway_evidence), { operation_id: operation.id, status: operation.status, at: now }, readOfOperation(operation, now)) : null
   return service.updateCryptoWithdrawals({
     id: withdrawal.id,
     status,
@@ -31,11 +47,19 @@ export async function settleWithOperation(
     gateway_status: operation.status,
     tx_urls: [...operation.tx_url],
     fee: operation.fee?.toFixed() ?? withdrawal.fee,
-    resolved_at: status === "sending" ? withdrawal.resolved_at : withdrawal.resolved_at ?? new Date(),
-    active_fingerprint: status === "sending" ? withdrawal.active_fingerprint : null,
-    error_message: status === "sending" ? withdrawal.error_message : null,
-    ...(resolution === undefined ? {} : { resolution: "operation" as const, resolved_by: resolution.resolved_by, resolution_note: resolution.note, resolved_at: new Date() }),
+    resolved_at: status === "completed" ? withdrawal.resolved_at ?? now : withdrawal.resolved_at,
+    active_fingerprint: releasesGuard(status) ? null : withdrawal.active_fingerprint,
+    error_message: status === "sending" ? withdrawal.error_message : evidence !== null ? failedAtGatewayMessage(evidence) : null,
+    ...(evidence !== null ? { gateway_evidence: toEvidenceJson(evidence) } : {}),
+    ...(resolution === undefined ? {} : { resolution: "operation" as const, resolved_by: resolution.resolved_by, resolution_note: resolution.note, resolved_at: now }),
   })
+}
+
+/** A failed read of an `error` withdrawal's operation, added to its evidence (never thrown). */
+async function recordFailedRead(service: CryptoModuleService, withdrawal: CryptoWithdrawalRecord, read: GatewayFailureRead): Promise<CryptoWithdrawalRecord> {
+  const operationId = withdrawal.operation_id ?? ""
+  const evidence = withFailureRead(failureEvidenceOf(withdrawal.gateway_evidence), { operation_id: operationId, status: withdrawal.gateway_status ?? "error", at: new Date() }, read)
+  return service.updateCryptoWithdrawals({ id: withdrawal.id, gateway_evidence: toEvidenceJson(evidence), error_message: failedAtGatewayMessage(evidence) })
 }
 
 /**
@@ -57,6 +81,17 @@ export const reconcileCryptoWithdrawalStep = createStep(
     }
     const { client } = await resolveCryptoProvider(container, withdrawal.provider_id)
     try {
+      if (withdrawal.operation_id && withdrawal.status === "error") {
+        // Failed at the gateway: each "Check status" is one more read, recorded even when it fails.
+        let operation: Operation
+        try {
+          operation = await client.operations.retrieve(withdrawal.operation_id)
+        } catch (error) {
+          const read: GatewayFailureRead = { at: new Date().toISOString(), ok: false, error: error instanceof Error ? error.message : String(error) }
+          return new StepResponse<ReconciledCryptoWithdrawal>({ withdrawal: await recordFailedRead(service, withdrawal, read), candidates: [] })
+        }
+        return new StepResponse<ReconciledCryptoWithdrawal>({ withdrawal: await settleWithOperation(service, withdrawal, operation), candidates: [] })
+      }
       if (withdrawal.operation_id) {
         const settled = await settleWithOperation(service, withdrawal, await client.operations.retrieve(withdrawal.operation_id))
         return new StepResponse<ReconciledCryptoWithdrawal>({ withdrawal: settled, candidates: [] })

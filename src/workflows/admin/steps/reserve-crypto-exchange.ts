@@ -1,6 +1,7 @@
 import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { checkExchangeAmounts } from "../../../core/exchange"
 import { resolveCryptoProvider } from "../../../core/provider-entry"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import type { CryptoExchange } from "../../../modules/crypto/models/crypto-exchange"
@@ -35,7 +36,7 @@ export const reserveCryptoExchangeStepId = "reserve-crypto-exchange"
  */
 export const reserveCryptoExchangeStep = createStep(reserveCryptoExchangeStepId, async (input: CreateCryptoExchangeInput, { container }) => {
   const service = resolveCryptoModule(container)
-  const { entry } = await resolveCryptoProvider(container, input.provider_id)
+  const { entry, client } = await resolveCryptoProvider(container, input.provider_id)
   const same = (existing: CryptoExchangeRecord): CryptoExchangeRecord => {
     const differs =
       existing.from_currency !== input.from_currency ||
@@ -57,6 +58,8 @@ export const reserveCryptoExchangeStep = createStep(reserveCryptoExchangeStepId,
   if (existing !== undefined) {
     return new StepResponse<CryptoExchangeReservation>({ exchange: same(existing), reserved: false })
   }
+  // Each amount within its coin's places (docs/money-out.md#amounts), before anything is recorded or created.
+  await checkExchangeAmounts(client, service, input)
   try {
     const created = await service.createCryptoExchanges({
       idempotency_key: input.idempotency_key,

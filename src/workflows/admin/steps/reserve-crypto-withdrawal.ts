@@ -4,7 +4,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { CryptoWithdrawal } from "../../../modules/crypto/models/crypto-withdrawal"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { resolveCryptoProvider } from "../../../core/provider-entry"
-import { normalizeRecipients, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../../../core/withdrawal"
+import { checkAmounts, normalizeRecipients, placesOfCoin, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../../../core/withdrawal"
 
 export type CryptoWithdrawalRecord = InferTypeOf<typeof CryptoWithdrawal>
 
@@ -23,6 +23,11 @@ export interface ReserveCryptoWithdrawalInput {
   source_amount?: string | null
   source_rate?: string | null
   note?: string | null
+  /**
+   * The request field that holds the amount, named in an amount error: a refund's `amount`;
+   * default `recipients[<i>].amount`.
+   */
+  amount_field?: string
 }
 
 export interface CryptoWithdrawalReservation {
@@ -44,7 +49,11 @@ export const reserveCryptoWithdrawalStep = createStep(
   reserveCryptoWithdrawalStepId,
   async (input: ReserveCryptoWithdrawalInput, { container }) => {
     const service = resolveCryptoModule(container)
-    const { entry } = await resolveCryptoProvider(container, input.provider_id)
+    const { entry, client } = await resolveCryptoProvider(container, input.provider_id)
+    const amounts = input.recipients.map((recipient, index) => ({ field: input.amount_field ?? `recipients[${index}].amount`, value: recipient.amount }))
+    // The form of every amount first (docs/money-out.md#amounts); its coin's places below, once
+    // we know this request records a new withdrawal (a replay answers without the gateway).
+    checkAmounts(amounts, Number.POSITIVE_INFINITY, input.psys_cid)
     const recipients = normalizeRecipients(input.recipients)
     const type = recipients.length > 1 ? "mass_cash_out" : "cash_out"
     const fingerprint = withdrawalFingerprint(input.psys_cid, type, recipients)
@@ -67,6 +76,8 @@ export const reserveCryptoWithdrawalStep = createStep(
     if (existing !== undefined) {
       return new StepResponse<CryptoWithdrawalReservation>({ withdrawal: sameWithdrawal(existing), reserved: false })
     }
+    // At most the coin's places (spec §2.4 `precision`), before anything is recorded or sent.
+    checkAmounts(amounts, await placesOfCoin(client, service, input.psys_cid), input.psys_cid)
     try {
       const created = await service.createCryptoWithdrawals({
         idempotency_key: input.idempotency_key,
@@ -99,6 +110,14 @@ export const reserveCryptoWithdrawalStep = createStep(
         return new StepResponse<CryptoWithdrawalReservation>({ withdrawal: sameWithdrawal(raced), reserved: false })
       }
       const [blocking] = await service.listCryptoWithdrawals({ active_fingerprint: fingerprint }, { take: 1 })
+      if (blocking !== undefined && blocking.status === "error") {
+        // Failed at the gateway, undecided: the gateway holds an operation for the same payment
+        // (docs/money-out.md#failed-at-the-gateway). The route answers 409.
+        throw new MedusaError(
+          MedusaError.Types.CONFLICT,
+          `The same payment was asked before as withdrawal ${blocking.id} (requested ${blocking.requested_at.toISOString()}), which failed at the gateway: operation ${blocking.operation_id ?? "unknown"}, status ${blocking.gateway_status ?? "error"}. It is not sent again until you decide: check the operation at the gateway, then resolve ${blocking.id} ("failed: allow sending again", with a note) (field: recipients)`
+        )
+      }
       if (blocking !== undefined) {
         throw new MedusaError(
           MedusaError.Types.NOT_ALLOWED,

@@ -12,6 +12,7 @@ import type { CryptoWithdrawalRecord } from "./reserve-crypto-withdrawal"
 export type ResolveCryptoWithdrawalInput =
   | { id: string; resolution: "operation"; operation_id: string; note?: string | null; resolved_by: string | null }
   | { id: string; resolution: "not_sent"; note: string; resolved_by: string | null }
+  | { id: string; resolution: "failed"; note: string; resolved_by: string | null }
 
 export const resolveCryptoWithdrawalStepId = "resolve-crypto-withdrawal"
 
@@ -25,12 +26,32 @@ const RESOLVABLE = new Set(["outcome_unknown", "requested", "sending"])
  *   amount, and belong to no other withdrawal. The withdrawal then follows that operation.
  * - `not_sent`: the merchant checked the gateway and it was not executed (a note is required).
  *   Only this frees the duplicate guard, so the same payment can be sent again.
+ * - `failed`: a withdrawal the gateway answered with status `error` (spec §2.3) holds its guard;
+ *   the merchant checked the operation and allows the same payment again (a note is required).
+ *   Its status stays `error`; the evidence stays (docs/money-out.md#failed-at-the-gateway).
  */
 export const resolveCryptoWithdrawalStep = createStep(resolveCryptoWithdrawalStepId, async (input: ResolveCryptoWithdrawalInput, { container }) => {
   const service = resolveCryptoModule(container)
   const [withdrawal] = await service.listCryptoWithdrawals({ id: input.id }, { take: 1 })
   if (withdrawal === undefined) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `Withdrawal ${input.id} was not found`)
+  }
+  if (input.resolution === "failed") {
+    if (withdrawal.status !== "error" || withdrawal.active_fingerprint === null) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `Withdrawal ${withdrawal.id} is ${withdrawal.status.replace("_", " ")}${withdrawal.resolution ? ` (resolved: ${withdrawal.resolution})` : ""}: "failed" is the decision on a withdrawal that failed at the gateway and still blocks the same payment (field: resolution)`
+      )
+    }
+    const updated: CryptoWithdrawalRecord = await service.updateCryptoWithdrawals({
+      id: withdrawal.id,
+      resolution: "failed",
+      resolution_note: input.note,
+      resolved_by: input.resolved_by,
+      resolved_at: new Date(),
+      active_fingerprint: null,
+    })
+    return new StepResponse(updated)
   }
   if (!RESOLVABLE.has(withdrawal.status) || withdrawal.operation_id) {
     throw new MedusaError(

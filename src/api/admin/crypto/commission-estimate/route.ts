@@ -2,6 +2,8 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { toMedusaError } from "../../../../core/errors"
 import { resolveCryptoProvider } from "../../../../core/provider-entry"
 import { toWire } from "../../../../core/money"
+import { checkAmounts, placesOfCoin } from "../../../../core/withdrawal"
+import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminCryptoEstimateType } from "../validators"
 
 /**
@@ -11,6 +13,8 @@ import type { AdminCryptoEstimateType } from "../validators"
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoEstimateType>, res: MedusaResponse) => {
   const { psys_cid, recipients, fee_plan, provider_id } = req.validatedBody
   const { client } = await resolveCryptoProvider(req.scope, provider_id)
+  // The amounts within the coin's places before the gateway is asked (docs/money-out.md#amounts).
+  checkAmounts(recipients.map((r, index) => ({ field: `recipients[${index}].amount`, value: r.amount })), await placesOfCoin(client, resolveCryptoModule(req.scope), psys_cid), psys_cid)
   try {
     const estimate = await client.operations.commission(psys_cid, {
       addresses: recipients.map((r) => r.address),

@@ -2,12 +2,16 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { toMedusaError } from "../../../../core/errors"
 import { resolveCryptoProvider } from "../../../../core/provider-entry"
 import { toWire } from "../../../../core/money"
+import { checkAmounts, placesOfCoin } from "../../../../core/withdrawal"
+import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminCryptoEstimateType } from "../validators"
 
 /** POST /admin/crypto/fee-estimate — the network fee of a prospective withdrawal (spec §4.6). Sends nothing. */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoEstimateType>, res: MedusaResponse) => {
   const { psys_cid, recipients, fee_plan, provider_id } = req.validatedBody
   const { client } = await resolveCryptoProvider(req.scope, provider_id)
+  // The amounts within the coin's places before the gateway is asked (docs/money-out.md#amounts).
+  checkAmounts(recipients.map((r, index) => ({ field: `recipients[${index}].amount`, value: r.amount })), await placesOfCoin(client, resolveCryptoModule(req.scope), psys_cid), psys_cid)
   try {
     const estimate = await client.operations.fee(psys_cid, { addresses: recipients.map((r) => r.address), amounts: recipients.map((r) => r.amount), feePlan: fee_plan })
     res.json({ fee: toWire(estimate) })

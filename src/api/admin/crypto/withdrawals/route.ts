@@ -2,6 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { MedusaError } from "@medusajs/framework/utils"
 import { createCryptoWithdrawalWorkflow } from "../../../../workflows/admin"
 import { resolveCryptoModule } from "../../../../modules/crypto"
+import { answeredConflict } from "../conflict"
 import type { AdminCreateCryptoWithdrawalType, AdminCryptoWithdrawalsQueryType } from "../validators"
 
 /**
@@ -9,14 +10,24 @@ import type { AdminCreateCryptoWithdrawalType, AdminCryptoWithdrawalsQueryType }
  * recorded under `idempotency_key` before it is sent. 200 with the withdrawal (`replayed: true`
  * when the key was seen before: nothing was sent again); 202 when the gateway's answer was lost
  * (`status: "outcome_unknown"`: POST /withdrawals/:id/reconcile, or the merchant's POST /withdrawals/:id/resolve); 4xx with the merchant's
- * message when the gateway refused it (a replay of a refused key gets the same refusal).
+ * message when the gateway refused it (a replay of a refused key gets the same refusal). 200 with
+ * `status: "error"` and its evidence when the gateway answered `error` (spec §2.3): the same payment
+ * then answers 409, naming that withdrawal and its operation, until the merchant resolves it
+ * `failed` (docs/money-out.md#failed-at-the-gateway). 400 naming the field for an amount beyond
+ * the coin's decimal places: nothing recorded, nothing sent.
  */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoWithdrawalType>, res: MedusaResponse) => {
   const body = req.validatedBody
-  const { result } = await createCryptoWithdrawalWorkflow(req.scope).run({
-    input: { ...body, requested_by: req.auth_context?.actor_id ?? null, purpose: "withdrawal" },
-  })
-  const { withdrawal, replayed } = result
+  let run
+  try {
+    run = await createCryptoWithdrawalWorkflow(req.scope).run({
+      input: { ...body, requested_by: req.auth_context?.actor_id ?? null, purpose: "withdrawal" },
+    })
+  } catch (error) {
+    if (answeredConflict(error, res)) return
+    throw error
+  }
+  const { withdrawal, replayed } = run.result
   if (replayed && withdrawal.status === "rejected") {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, withdrawal.error_message ?? "This withdrawal was refused by the gateway")
   }

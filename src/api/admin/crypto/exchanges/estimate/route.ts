@@ -1,5 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { toMedusaError } from "../../../../../core/errors"
+import { checkExchangeAmounts } from "../../../../../core/exchange"
+import { resolveCryptoModule } from "../../../../../modules/crypto"
 import { resolveCryptoProvider } from "../../../../../core/provider-entry"
 import { toWire } from "../../../../../core/money"
 import type { AdminCryptoExchangeEstimateType } from "../../validators"
@@ -8,6 +10,7 @@ import type { AdminCryptoExchangeEstimateType } from "../../validators"
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoExchangeEstimateType>, res: MedusaResponse) => {
   const { provider_id, ...params } = req.validatedBody
   const { client } = await resolveCryptoProvider(req.scope, provider_id)
+  await checkExchangeAmounts(client, resolveCryptoModule(req.scope), params)
   try {
     res.json({ estimate: toWire(await client.exchanges.estimate(params)) })
   } catch (error) {

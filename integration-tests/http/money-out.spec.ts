@@ -1,0 +1,138 @@
+// Money out, the cases of issue 17: no payment sent twice, no bad amount reaches the gateway
+// (docs/money-out.md). The sandbox is driven only through its typed control client.
+import { randomBytes } from "node:crypto"
+import path from "node:path"
+import type { IAuthModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { generateJwtToken, Modules } from "@medusajs/framework/utils"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { AxiosInstance } from "axios"
+import { GatewayClient } from "../../src/gateway"
+import { resolveCryptoModule } from "../../src/modules/crypto"
+import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
+import { callbacksDeliveredAndProcessed, controlOf, createCryptoStore, orderIdsForCart, requestFailure, startCryptoCheckout, startTestSandbox, type TestSandbox } from "./helpers"
+
+jest.setTimeout(300_000)
+
+// The test app (integration-tests/app) signs admin tokens with this secret.
+const JWT_SECRET = "test-jwt-secret"
+
+let testSandbox: TestSandbox | undefined
+let sandbox: RunningSandbox
+let shop: SandboxShop
+let gateway: GatewayClient
+
+beforeAll(async () => {
+  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: "3000" } })
+  ;({ sandbox, shop } = testSandbox)
+  gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
+  const plain = sandbox.shops.find((candidate) => !candidate.whiteLabel && candidate.id === "shop_plain_demo")
+  if (plain === undefined) throw new Error("the sandbox seed has no shop_plain_demo")
+  // Read by integration-tests/app/medusa-config.ts when the app boots (restored by testSandbox.stop()).
+  process.env.MPC_TEST_PLAIN_GATEWAY_API_KEY = plain.secretKey
+})
+
+afterAll(() => testSandbox?.stop())
+
+/** An admin user and its bearer token, as Medusa's own integration tests make them. */
+async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
+  const email = `admin-${randomBytes(4).toString("hex")}@example.com`
+  const user = await container.resolve<IUserModuleService>(Modules.USER).createUsers({ email, first_name: "Ada", last_name: "Admin" })
+  const identity = await container.resolve<IAuthModuleService>(Modules.AUTH).createAuthIdentities({
+    provider_identities: [{ provider: "emailpass", entity_id: email }],
+    app_metadata: { user_id: user.id },
+  })
+  const token = generateJwtToken(
+    { actor_id: user.id, actor_type: "user", auth_identity_id: identity.id, app_metadata: { user_id: user.id } },
+    { secret: JWT_SECRET, expiresIn: "1d" }
+  )
+  return { headers: { authorization: `Bearer ${token}` } }
+}
+
+const ethAddress = () => `0x${randomBytes(20).toString("hex")}`
+const btcAddress = () => `bc1q${randomBytes(19).toString("hex")}`
+const newKey = () => `key-${randomBytes(8).toString("hex")}`
+
+/** Operations of `type` in `coin` at the gateway (the sandbox) that pay `address`, whatever our database says. */
+async function operationsTo(address: string, type: "cash_out" | "mass_cash_out" = "cash_out", coin = "ETH"): Promise<number> {
+  let count = 0
+  for await (const operation of gateway.operations.iterate({ type, currency: coin, limit: 50 })) {
+    if (operation.wallet_hash === address || (operation.sendmany ?? {})[address] !== undefined) count += 1
+  }
+  return count
+}
+
+const withdrawal = (address: string, amount = "0.01", key = newKey()) => ({ idempotency_key: key, psys_cid: "ETH", recipients: [{ address, amount }], fee_plan: "normal" })
+
+/** A 10.50 EUR order paid in ETH through the sandbox: the placed order's id. */
+async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance): Promise<string> {
+  const store = await createCryptoStore(container)
+  const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+  await controlOf(sandbox, shop).pay(txnId)
+  await callbacksDeliveredAndProcessed(sandbox, container)
+  const orderIds = await orderIdsForCart(container, store.cartId)
+  if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
+  return orderIds[0]
+}
+
+medusaIntegrationTestRunner({
+  cwd: path.join(__dirname, "..", "app", ".server"),
+  testSuite: ({ api, getContainer }) => {
+    let auth: { headers: Record<string, string> }
+    beforeEach(async () => {
+      auth = await adminHeaders(getContainer())
+    })
+    const recordedUnder = async (key: string) => (await resolveCryptoModule(getContainer()).listCryptoWithdrawals({ idempotency_key: key })).length
+
+    describe("every amount is checked before the gateway is called", () => {
+      it("refuses a withdrawal amount with 40 decimal places, naming the field, and records and sends nothing", async () => {
+        const address = ethAddress()
+        const body = withdrawal(address, `0.${"1".repeat(40)}`)
+        const { status, message } = await requestFailure(api.post("/admin/crypto/withdrawals", body, auth))
+        expect(status).toBe(400)
+        expect(message).toContain("recipients[0].amount: at most 18 decimal places for ETH")
+        expect(await recordedUnder(body.idempotency_key)).toBe(0)
+        expect(await operationsTo(address)).toBe(0)
+      })
+
+      it("refuses a mass payout line beyond the coin's decimal places, naming the line, and records and sends nothing", async () => {
+        const recipients = [btcAddress(), btcAddress(), btcAddress()].map((address, index) => ({ address, amount: index === 2 ? "0.000000011" : "0.0001" }))
+        const body = { idempotency_key: newKey(), psys_cid: "BTC", recipients, fee_plan: "normal" }
+        const { status, message } = await requestFailure(api.post("/admin/crypto/withdrawals", body, auth))
+        expect(status).toBe(400)
+        expect(message).toContain("recipients[2].amount: at most 8 decimal places for BTC")
+        expect(message).not.toContain("recipients[0]")
+        expect(await recordedUnder(body.idempotency_key)).toBe(0)
+        expect(await operationsTo(recipients[0].address, "mass_cash_out", "BTC")).toBe(0)
+      })
+
+      it("refuses an amount with a sign or an exponent, naming the field", async () => {
+        for (const amount of ["-0.01", "1e-2", "+1"]) {
+          const { status, message } = await requestFailure(api.post("/admin/crypto/withdrawals", withdrawal(ethAddress(), amount), auth))
+          expect(status).toBe(400)
+          expect(message).toContain("amount")
+        }
+      })
+
+      it("refuses an exchange amount beyond its coin's decimal places and records nothing", async () => {
+        const key = newKey()
+        const body = { idempotency_key: key, from_currency: "ETH", to_currency: "BTC", from_amount: `1.${"0".repeat(17)}12`, to_address: btcAddress(), confirmed: true }
+        const { status, message } = await requestFailure(api.post("/admin/crypto/exchanges", body, auth))
+        expect(status).toBe(400)
+        expect(message).toContain("from_amount: at most 18 decimal places for ETH")
+        expect(await resolveCryptoModule(getContainer()).listCryptoExchanges({ idempotency_key: key })).toEqual([])
+      })
+
+      it("refuses an order refund amount beyond the currency's decimals, naming the field, and records and sends nothing", async () => {
+        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const { data: quoted } = await api.post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "4.25" }, auth)
+        const address = ethAddress()
+        const body = { idempotency_key: newKey(), order_id: orderId, amount: "4.251", rate: quoted.quote.rate, address }
+        const { status, message } = await requestFailure(api.post("/admin/crypto/refunds", body, auth))
+        expect(status).toBe(400)
+        expect(message).toContain("amount: at most 2 decimal places for EUR")
+        expect(await recordedUnder(body.idempotency_key)).toBe(0)
+        expect(await operationsTo(address)).toBe(0)
+      })
+    })
+  },
+})
