@@ -4,6 +4,9 @@ import { Dec, str } from "./money"
 import { fiatForCrypto } from "./rates"
 import type { Deposit, Invoice, PayIn, SeedCoin, SeedShop } from "./types"
 
+/** pay_in callbacks state their fiat amount in USD (spec §6.2), whose ISO 4217 minor units are 2. */
+const USD_MINOR_UNITS = 2
+
 /** The explorer link of a transaction on a coin (the seed's `explorer_tx_url` template). */
 export type TxUrlOf = (coin: SeedCoin, txid: string) => string
 
@@ -91,7 +94,7 @@ export function payInCallbackFields(payIn: PayIn, deposit: Deposit, coin: SeedCo
     pending_amount: confirmed ? "0" : payIn.amount,
     psys_cid: coin.psys_cid,
     qr_code: deposit.qr_code,
-    source_amount: str(fiatForCrypto(amount, new Dec(coin.rate_usd))),
+    source_amount: str(fiatForCrypto(amount, new Dec(coin.rate_usd), USD_MINOR_UNITS)),
     source_currency: "USD",
     source_rate: coin.rate_usd,
     status: payIn.status,

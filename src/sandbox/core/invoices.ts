@@ -38,6 +38,12 @@ export interface PayInput {
 }
 
 export const DEFAULT_EXPIRE_MIN = 600
+
+/** The validation message of a `source_amount` with more decimals than its currency has. */
+export function sourceAmountMessage(currency: string, minorUnits: number): string {
+  const allowed = minorUnits === 0 ? "no decimal places" : `at most ${minorUnits} decimal place${minorUnits === 1 ? "" : "s"}`
+  return `"source_amount" in ${currency} takes ${allowed} (ISO 4217 minor units).`
+}
 const PAID: readonly InvoiceStatus[] = ["completed", "mismatch"]
 const FAILED: readonly InvoiceStatus[] = ["expired", "cancelled", "error"]
 
@@ -154,7 +160,8 @@ export class Invoices {
     }
     const sourceCurrency = input.source_currency ?? "USD"
     const fiatRate = this.store.fiatPerUsd(sourceCurrency)
-    if (fiatRate === undefined) {
+    const minorUnits = this.store.fiatMinorUnits(sourceCurrency)
+    if (fiatRate === undefined || minorUnits === undefined) {
       throw unsupportedCurrency("source_currency", sourceCurrency)
     }
     const price = priceInFiat(coin, fiatRate)
@@ -162,8 +169,12 @@ export class Invoices {
     let sourceAmount: Dec
     if (input.amount !== null) {
       amount = input.amount
-      sourceAmount = fiatForCrypto(amount, price)
+      sourceAmount = fiatForCrypto(amount, price, minorUnits)
     } else if (input.source_amount !== null) {
+      // docs/gateway-readings.md#fiat-amounts: no more decimals than the currency's minor units.
+      if (input.source_amount.decimalPlaces() > minorUnits) {
+        throw invalidAttribute("source_amount", sourceAmountMessage(sourceCurrency, minorUnits))
+      }
       sourceAmount = input.source_amount
       amount = cryptoForFiat(sourceAmount, price, coin.precision)
     } else {

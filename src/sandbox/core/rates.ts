@@ -6,7 +6,7 @@ import type { SeedCoin } from "./types"
  * - price of a coin in a fiat = rate_usd × (fiat units per USD), exact;
  * - crypto amount for a fiat amount = fiat / price, rounded UP to the coin precision, so the
  *   merchant is never short;
- * - fiat amount for a crypto amount = crypto × price, rounded half-up to 2 places;
+ * - fiat amount for a crypto amount = crypto × price, rounded half-up to the fiat's minor units;
  * - invoice commission = amount × percentage / 100, rounded half-up to the coin precision.
  */
 export function priceInFiat(coin: SeedCoin, fiatPerUsd: string): Dec {
@@ -17,8 +17,8 @@ export function cryptoForFiat(sourceAmount: Dec, price: Dec, precision: number):
   return roundUp(sourceAmount.div(price), precision)
 }
 
-export function fiatForCrypto(amount: Dec, price: Dec): Dec {
-  return roundHalfUp(amount.times(price), 2)
+export function fiatForCrypto(amount: Dec, price: Dec, minorUnits: number): Dec {
+  return roundHalfUp(amount.times(price), minorUnits)
 }
 
 /** Converts between two coins through their USD rates, rounding UP to the target precision. */

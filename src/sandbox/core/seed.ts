@@ -1,5 +1,5 @@
 import { parseDecimal } from "./money"
-import type { FeePlan, Network, Seed, SeedCoin, SeedShop } from "./types"
+import type { FeePlan, Network, Seed, SeedCoin, SeedFiat, SeedShop } from "./types"
 
 const NETWORKS: readonly Network[] = ["bitcoin", "bitcoin-testnet", "litecoin", "ethereum", "tron"]
 
@@ -144,19 +144,40 @@ function shop(value: unknown, path: string, coins: Set<string>): SeedShop {
   }
 }
 
+/**
+ * `fiat_currencies`: `{CODE: {rate, minor_units}}`. A seed written before it existed gives
+ * `fiat_rates` (`{CODE: rate}`), read with 2 minor units each.
+ */
+function fiatCurrencies(root: Json): Record<string, SeedFiat> {
+  const legacy = root.fiat_currencies === undefined && root.fiat_rates !== undefined
+  const field = legacy ? "fiat_rates" : "fiat_currencies"
+  const fiat: Record<string, SeedFiat> = {}
+  for (const [code, entry] of Object.entries(obj(root[field], field))) {
+    const path = `${field}.${code}`
+    if (!/^[A-Z]{3}$/.test(code)) {
+      throw new SeedError(path, "fiat codes are three upper-case letters")
+    }
+    if (legacy) {
+      fiat[code] = { rate: decimalText(entry, path), minor_units: 2 }
+      continue
+    }
+    const e = obj(entry, path)
+    const minorUnits = integer(e.minor_units, `${path}.minor_units`)
+    if (minorUnits > 4) {
+      throw new SeedError(`${path}.minor_units`, "must be from 0 to 4 (ISO 4217)")
+    }
+    fiat[code] = { rate: decimalText(e.rate, `${path}.rate`), minor_units: minorUnits }
+  }
+  if (fiat.USD?.rate !== "1") {
+    throw new SeedError(`${field}.USD`, "must have rate \"1\" (rates are per 1 USD)")
+  }
+  return fiat
+}
+
 /** Validates a parsed seed file (see seed/default.json) and returns it typed. */
 export function parseSeed(value: unknown): Seed {
   const root = obj(value, "(root)")
-  const fiat: Record<string, string> = {}
-  for (const [code, rate] of Object.entries(obj(root.fiat_rates, "fiat_rates"))) {
-    if (!/^[A-Z]{3}$/.test(code)) {
-      throw new SeedError(`fiat_rates.${code}`, "fiat codes are three upper-case letters")
-    }
-    fiat[code] = decimalText(rate, `fiat_rates.${code}`)
-  }
-  if (fiat.USD !== "1") {
-    throw new SeedError("fiat_rates.USD", "must be \"1\" (rates are per 1 USD)")
-  }
+  const fiat = fiatCurrencies(root)
   if (!Array.isArray(root.coins)) {
     throw new SeedError("coins", "must be an array")
   }
@@ -184,7 +205,7 @@ export function parseSeed(value: unknown): Seed {
   }
   return {
     description: typeof root.description === "string" ? root.description : undefined,
-    fiat_rates: fiat,
+    fiat_currencies: fiat,
     coins,
     shops,
     exchange: {

@@ -69,7 +69,12 @@ export class SandboxStore {
   }
 
   fiatPerUsd(code: string): string | undefined {
-    return this.seed.fiat_rates[code]
+    return this.seed.fiat_currencies[code]?.rate
+  }
+
+  /** ISO 4217 minor units of a fiat currency the gateway knows; undefined for an unknown one. */
+  fiatMinorUnits(code: string): number | undefined {
+    return this.seed.fiat_currencies[code]?.minor_units
   }
 
   balance(shop: SeedShop, psysCid: string): Dec {

@@ -51,9 +51,18 @@ export interface SeedExchange {
   processing_seconds: number
 }
 
+/** A fiat currency the gateway converts from (spec §4.1 `source_currency`). */
+export interface SeedFiat {
+  /** units of this currency per 1 USD */
+  rate: string
+  /** ISO 4217 minor units: the decimals a `source_amount` in it may carry (0, 2 or 3) */
+  minor_units: number
+}
+
 export interface Seed {
   description?: string
-  fiat_rates: Record<string, string>
+  /** by ISO 4217 code */
+  fiat_currencies: Record<string, SeedFiat>
   coins: SeedCoin[]
   shops: SeedShop[]
   exchange: SeedExchange
