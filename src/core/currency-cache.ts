@@ -2,7 +2,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayUnprocessableEntityError, type Currency, type GatewayClient } from "../gateway"
 import type CryptoModuleService from "../modules/crypto/service"
 import { toMedusaError } from "./errors"
-import { coinPlaces, exact, fiatToCoin } from "./money"
+import { coinPlaces, exact, fiatToCoin, fiatToMinorUnits } from "./money"
 
 /** How long the currency list of one fiat is reused (rates move; the picker only needs "about"). */
 export const CURRENCY_CACHE_TTL_MS = 60_000
@@ -101,6 +101,39 @@ export async function listCurrencies(
  */
 export function offeredCoins(all: readonly CachedCurrency[], allowed: readonly string[]): CachedCurrency[] {
   return all.filter((coin) => !coin.hidden && (allowed.length === 0 || allowed.includes(coin.psys_cid)))
+}
+
+/** Why a coin the merchant accepts is not offered for one cart (docs/storefront.md, `GET /store/crypto/currencies`). */
+export type CoinUnavailableReason = "below_minimum"
+
+/** A coin's smallest invoice (spec §2.4 `min_sum_in`), in the coin and in the cart's currency. */
+export interface CoinMinimum {
+  /** In the coin (`min_sum_in`). */
+  minimum: string
+  /** The same at the coin's `fiat_rate`, in the cart's currency, rounded up to its minor units. */
+  minimum_fiat: string
+}
+
+/**
+ * The coin's minimum when the cart total, as the gateway will convert it, is below it; else
+ * undefined. The gateway converts the fiat `source_amount` we send (the total in the fiat's minor
+ * units) at its rate and rounds the coin amount up to the coin's places (spec §2.4 `fiat_rate`,
+ * `precision`), then refuses an amount below `min_sum_in` (spec §4.1, errors spec §7); the same
+ * conversion here tells the shopper before the gateway refuses. A coin without a minimum or a
+ * rate is never judged here (the gateway decides).
+ */
+export function belowMinimum(total: string, fiat: string, coin: CachedCurrency): CoinMinimum | undefined {
+  if (coin.min_sum_in === null || coin.fiat_rate === null || exact(coin.fiat_rate).isZero()) {
+    return undefined
+  }
+  const minimum = exact(coin.min_sum_in)
+  if (minimum.lte(0)) return undefined
+  const inCoin = fiatToCoin(fiatToMinorUnits(total, fiat), coin.fiat_rate, coinPlaces(coin.precision), "up")
+  if (inCoin.gte(minimum)) return undefined
+  return {
+    minimum: minimum.toFixed(),
+    minimum_fiat: fiatToMinorUnits(minimum.times(coin.fiat_rate), fiat, "up").toFixed(),
+  }
 }
 
 /**

@@ -5,12 +5,13 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 
-/** What the provider reads and writes in our module: the invoice mirror, callbacks, settings, rate cache. */
+/** What the provider reads and writes in our module: the invoice mirror (a reservation the gateway refused is deleted), callbacks, settings, rate cache. */
 export type ProviderStore = Pick<
   CryptoModuleService,
   | "listCryptoInvoices"
   | "createCryptoInvoices"
   | "updateCryptoInvoices"
+  | "deleteCryptoInvoices"
   | "listCryptoCallbacks"
   | "listCryptoSettings"
   | "listCryptoRateCaches"

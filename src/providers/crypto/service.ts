@@ -24,11 +24,12 @@ import type {
 import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { Invoice } from "../../gateway"
 import { sharedLockingWarning, type DeploymentConfig } from "../../core/deployment"
-import { listCurrencies } from "../../core/currency-cache"
+import { belowMinimum, listCurrencies, offeredCoins, type CachedCurrency } from "../../core/currency-cache"
 import { borrowAssessment } from "../../core/assessment-handoff"
 import { toMedusaError } from "../../core/errors"
 import { assessInvoiceChain, assessmentFields, sessionStatusOf, statusPolicy, type InvoiceAssessment } from "../../core/invoice-chain"
-import { sessionAmountToDecimalString } from "../../core/money"
+import { fiatToMinorUnits, sessionAmountToDecimalString } from "../../core/money"
+import { isClearRefusal } from "../../core/withdrawal"
 import {
   callbackUrl,
   optionWarnings,
@@ -80,6 +81,9 @@ interface Reservation {
   id: string
   order_number: string
   txn_id: string | null
+  /** Made by this call with a new order number (not an earlier reservation taken again). */
+  created: boolean
+  lockKey: string
 }
 
 const text = (data: SessionData | undefined, key: string): string | undefined => {
@@ -127,7 +131,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "initiatePayment: data.session_id is missing (Medusa passes it; was the provider called directly?)")
     }
     const sourceCurrency = input.currency_code.toUpperCase()
-    const sourceAmount = sessionAmountToDecimalString(input.amount, "amount")
+    const sourceAmount = gatewaySourceAmount(input.amount, sourceCurrency)
 
     const deps = this.deps_()
     const cryptoModule = deps.cryptoModule
@@ -135,18 +139,19 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       select: ["id", "payment_collection_id", "provider_id"],
     })
     // Three independent reads at once: the settings (the merchant's admin settings apply from the
-    // next checkout on; cached a few seconds per process), the cart, and the fiat check (before
-    // anything is created the gateway must take this fiat: cached list, spec §4.8).
-    const fiatAccepted = listCurrencies(this.client_, cryptoModule, sourceCurrency)
-    // Awaited below; until then a rejection must not count as unhandled.
-    fiatAccepted.catch(() => undefined)
-    const [options, cart] = await Promise.all([
+    // next checkout on; cached a few seconds per process), the cart, and the gateway's coins in this
+    // fiat (cached list, spec §4.8): a fiat the gateway does not take is refused before anything is
+    // created, and the coin is checked against the shop's settings and the gateway's minimum.
+    const [options, cart, coins] = await Promise.all([
       readEffectiveOptionsCached(cryptoModule, session.provider_id, this.options_),
       this.findCart(deps, session.payment_collection_id),
+      listCurrencies(this.client_, cryptoModule, sourceCurrency),
     ])
-    const psysCid = chooseCoin(data.psys_cid, options)
+    const psysCid = chooseCoin(data.psys_cid, options, coins, { amount: sourceAmount, currency: sourceCurrency })
     const entryId = entryIdOf(session.provider_id) ?? CRYPTO_PROVIDER_IDENTIFIER
-    await fiatAccepted
+    // A coin the shop disabled at the gateway in the accepted list would make the gateway refuse
+    // every invoice (spec §4.1 `allowed_psys_cids`): only coins it offers are sent.
+    const allowed = options.allowedCurrencies.length > 0 ? offeredCoins(coins, options.allowedCurrencies).map((coin) => coin.psys_cid) : []
 
     const reservation = await this.reserveInvoice(deps, {
       base: cart?.id ?? session.payment_collection_id,
@@ -167,7 +172,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
         source_currency: sourceCurrency,
         source_amount: sourceAmount,
         ...(psysCid !== undefined ? { currency: psysCid } : {}),
-        ...(options.allowedCurrencies.length > 0 ? { allowed_psys_cids: options.allowedCurrencies } : {}),
+        ...(allowed.length > 0 ? { allowed_psys_cids: allowed } : {}),
         ...optional("callback_url", callbackUrl(this.options_, entryId)),
         ...optional("success_invoice_url", returnUrl(this.options_, "success", cart?.id)),
         ...optional("fail_invoice_url", returnUrl(this.options_, "fail", cart?.id)),
@@ -178,6 +183,12 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
         return_existing: true,
       })
     } catch (error) {
+      // A clear refusal (spec §7: 4xx) means the gateway holds no invoice with this new order
+      // number: the reservation goes, so nothing is left that looks pending. An unknown outcome
+      // (timeout, 5xx) keeps it: a retry asks for the same invoice (`return_existing`).
+      if (isClearRefusal(error) && reservation.created) {
+        await this.releaseReservation(deps, reservation.id, reservation.lockKey)
+      }
       throw toMedusaError(error, "Creating the crypto invoice")
     }
 
@@ -226,8 +237,11 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
   }
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
-    // The gateway has no call to cancel an invoice (spec §4): the session is released here and an
-    // unpaid invoice expires on its own (spec §3).
+    // Cancelled where the interface allows: the gateway has no call to cancel an invoice (spec §4),
+    // so the gateway is told nothing. The session is released here, an unpaid invoice expires on its
+    // own (spec §3), and money the shopper still sends to it is money on an abandoned invoice: never
+    // shown as the cart's payment (docs/storefront.md), raised for the merchant to send back
+    // (docs/attention.md, `abandoned_invoice_payment`).
     return { data: { ...(input.data ?? {}), released: true } }
   }
 
@@ -266,8 +280,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
    */
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const data = input.data ?? {}
+    // The session data holds what the gateway was sent: compared in the fiat's minor units.
     const sameAmount =
-      text(data, "source_amount") === sessionAmountToDecimalString(input.amount, "amount") &&
+      text(data, "source_amount") === gatewaySourceAmount(input.amount, input.currency_code) &&
       text(data, "source_currency") === input.currency_code.toUpperCase()
     if (sameAmount && text(data, "txn_id") !== undefined) {
       return this.getPaymentStatus({ data, context: input.context })
@@ -323,8 +338,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     }
   ): Promise<Reservation> {
     const cryptoModule: ProviderStore = deps.cryptoModule
+    const lockKey = `crypto:order-number:${input.base}`
     return deps.locking.execute(
-      `crypto:order-number:${input.base}`,
+      lockKey,
       async () => {
         const existing = await cryptoModule.listCryptoInvoices(
           input.cartId !== undefined ? { cart_id: input.cartId } : { payment_collection_id: input.paymentCollectionId }
@@ -337,7 +353,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
           }
           await cryptoModule.updateCryptoInvoices({ id: reused.id, session_id: input.sessionId, payment_collection_id: input.paymentCollectionId, superseded_by: null })
           await this.supersedeOthers(cryptoModule, existing, input.sessionId, reused.id)
-          return { id: reused.id, order_number: reused.order_number, txn_id: reused.txn_id }
+          return { id: reused.id, order_number: reused.order_number, txn_id: reused.txn_id, created: false, lockKey }
         }
         const created = await cryptoModule.createCryptoInvoices({
           provider_id: input.providerId,
@@ -351,7 +367,25 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
           session_status: "pending",
         })
         await this.supersedeOthers(cryptoModule, existing, input.sessionId, created.id)
-        return { id: created.id, order_number: created.order_number, txn_id: null }
+        return { id: created.id, order_number: created.order_number, txn_id: null, created: true, lockKey }
+      },
+      { timeout: 10 }
+    )
+  }
+
+  /**
+   * Removes a reservation the gateway refused, under the same lock, and gives the rows it had
+   * superseded back their session (the session keeps its earlier invoice: Medusa's update failed).
+   */
+  private async releaseReservation(deps: ProviderDeps, id: string, lockKey: string): Promise<void> {
+    const cryptoModule: ProviderStore = deps.cryptoModule
+    await deps.locking.execute(
+      lockKey,
+      async () => {
+        for (const row of await cryptoModule.listCryptoInvoices({ superseded_by: id })) {
+          await cryptoModule.updateCryptoInvoices({ id: row.id, superseded_by: null })
+        }
+        await cryptoModule.deleteCryptoInvoices(id)
       },
       { timeout: 10 }
     )
@@ -441,21 +475,62 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
   }
 }
 
-/** The coin for a new invoice: the storefront's choice (`data.psys_cid`), else the default. */
-function chooseCoin(requested: unknown, options: ResolvedCryptoOptions): string | undefined {
-  if (requested === undefined || requested === null || requested === "") {
-    return options.defaultCurrency
+/**
+ * The fiat amount the gateway is sent (`source_amount`, spec §4.1): the session amount rounded
+ * half-up to the currency's minor units (`fiatToMinorUnits`). Medusa authorizes and captures the
+ * exact session amount; this is only what the invoice is made for.
+ */
+function gatewaySourceAmount(amount: InitiatePaymentInput["amount"], currencyCode: string): string {
+  const exactAmount = sessionAmountToDecimalString(amount, "amount")
+  const rounded = fiatToMinorUnits(exactAmount, currencyCode)
+  if (rounded.isZero()) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `amount must be at least one minor unit of ${currencyCode.toUpperCase()}, got ${exactAmount}`)
   }
-  if (typeof requested !== "string" || !/^[A-Za-z0-9_.-]{1,32}$/.test(requested)) {
+  return rounded.toFixed()
+}
+
+/**
+ * The coin for a new invoice: the storefront's choice (`data.psys_cid`), else the default. Never a
+ * coin the shop disabled at the gateway (spec §2.4 `hidden`) or one the gateway does not list,
+ * whatever the accepted-coin list says; never one outside a non-empty accepted-coin list; never
+ * one whose minimum (spec §2.4 `min_sum_in`) the cart total does not reach. Without a coin the
+ * gateway picks the shop's (spec §4.1).
+ */
+function chooseCoin(
+  requested: unknown,
+  options: ResolvedCryptoOptions,
+  coins: readonly CachedCurrency[],
+  total: { amount: string; currency: string }
+): string | undefined {
+  if (requested !== undefined && requested !== null && requested !== "" && (typeof requested !== "string" || !/^[A-Za-z0-9_.-]{1,32}$/.test(requested))) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, 'data.psys_cid must be a coin ID such as "BTC" (see GET /store/crypto/currencies)')
   }
-  if (options.allowedCurrencies.length > 0 && !options.allowedCurrencies.includes(requested)) {
+  const fromShopper = typeof requested === "string" && requested !== ""
+  const psysCid = fromShopper ? requested : options.defaultCurrency
+  if (psysCid === undefined) {
+    return undefined
+  }
+  const field = fromShopper ? "data.psys_cid" : "the store's default coin (defaultCurrency)"
+  const offered = offeredCoins(coins, options.allowedCurrencies)
+  const coin = offered.find((candidate) => candidate.psys_cid === psysCid)
+  if (coin === undefined) {
+    const accepted = options.allowedCurrencies.length > 0 && !options.allowedCurrencies.includes(psysCid)
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
-      `data.psys_cid "${requested}" is not accepted by this store; choose one of ${options.allowedCurrencies.join(", ")}`
+      accepted
+        ? `${field} "${psysCid}" is not accepted by this store; choose one of ${options.allowedCurrencies.join(", ")}`
+        : `${field} "${psysCid}" is not offered by this store; choose one of ${offered.map((candidate) => candidate.psys_cid).join(", ") || "(none)"} (see GET /store/crypto/currencies)`
     )
   }
-  return requested
+  const minimum = belowMinimum(total.amount, total.currency, coin)
+  if (minimum !== undefined) {
+    const code = coin.currency ?? coin.psys_cid
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `${field} "${psysCid}": the cart total ${total.amount} ${total.currency} is below the gateway's minimum of ${minimum.minimum} ${code} (${minimum.minimum_fiat} ${total.currency}); choose another coin (see GET /store/crypto/currencies)`
+    )
+  }
+  return psysCid
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

@@ -1,7 +1,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
-import type { Currency, Invoice, InvoiceCreateParams, Operation } from "../../../gateway"
+import { GatewayApiError, type Currency, type Invoice, type InvoiceCreateParams, type Operation } from "../../../gateway"
 import type { ProviderDeps, ProviderGateway, ProviderStore } from "../deps"
 import { PLAIN_REFUND_MESSAGE } from "../refund-authorization"
 import { lendAssessment, returnAssessment } from "../../../core/assessment-handoff"
@@ -35,6 +35,9 @@ class MemoryStore {
         this.invoices.push(row)
         return row
       },
+      deleteCryptoInvoices: async (id: string) => {
+        this.invoices = this.invoices.filter((row) => row.id !== id)
+      },
       updateCryptoInvoices: async (data: Row) => {
         const row = this.invoices.find((candidate) => candidate.id === data.id)
         Object.assign(row ?? {}, data)
@@ -57,11 +60,14 @@ class MemoryStore {
 /** The gateway's answers: invoices it creates, operations it reports, coins it lists. */
 class ScriptedGateway implements ProviderGateway {
   readonly created: InvoiceCreateParams[] = []
+  /** When set, the gateway answers invoice creation with this error instead. */
+  refusal: Error | undefined
   readonly operationsById = new Map<string, Operation>()
   currenciesList: Currency[] = [{ cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8" }]
 
   invoices = {
     create: async (params: InvoiceCreateParams): Promise<Invoice> => {
+      if (this.refusal !== undefined) throw this.refusal
       this.created.push(params)
       return {
         txn_id: `INV-${this.created.length}`,
@@ -139,14 +145,14 @@ const initiate = (provider: CryptoPaymentProviderService, amount: string | numbe
   provider.initiatePayment({ amount, currency_code: "usd", data: { session_id: "payses_1", ...data } })
 
 describe("CryptoPaymentProviderService.initiatePayment", () => {
-  it("creates a gateway invoice numbered after the cart, for the exact session amount, asking for the same invoice on retry", async () => {
+  it("creates a gateway invoice numbered after the cart, for the session amount in the currency's minor units, asking for the same invoice on retry", async () => {
     const { provider, gateway } = setup()
     await initiate(provider, "123456789.123456789012")
     expect(gateway.created).toEqual([
       expect.objectContaining({
         order_number: "cart_1",
         source_currency: "USD",
-        source_amount: "123456789.123456789012",
+        source_amount: "123456789.12",
         return_existing: true,
         expire_min: 60,
         email: "shopper@example.com",
@@ -199,6 +205,84 @@ describe("CryptoPaymentProviderService.initiatePayment", () => {
     const { provider, gateway } = setup({ allowedCurrencies: ["BTC"] })
     await expect(initiate(provider, "10", { psys_cid: "ETH" })).rejects.toThrow('data.psys_cid "ETH" is not accepted by this store; choose one of BTC')
     expect(gateway.created).toEqual([])
+  })
+
+  it("refuses a coin the shop disabled at the gateway when no accepted-coin list is set, creating nothing", async () => {
+    const { provider, gateway, store } = setup()
+    gateway.currenciesList = [
+      { cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8", hidden: 0 },
+      { cid: "TRX", currency: "TRX", fiat_rate: new Decimal("0.12"), precision: "6", hidden: 1 },
+    ]
+    await expect(initiate(provider, "10", { psys_cid: "TRX" })).rejects.toThrow('data.psys_cid "TRX" is not offered by this store')
+    expect(gateway.created).toEqual([])
+    expect(store.invoices).toEqual([])
+  })
+
+  it("refuses a coin the shop disabled at the gateway even when the accepted-coin list names it", async () => {
+    const { provider, gateway } = setup({ allowedCurrencies: ["BTC", "TRX"] })
+    gateway.currenciesList = [
+      { cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8", hidden: 0 },
+      { cid: "TRX", currency: "TRX", fiat_rate: new Decimal("0.12"), precision: "6", hidden: 1 },
+    ]
+    await expect(initiate(provider, "10", { psys_cid: "TRX" })).rejects.toThrow('data.psys_cid "TRX" is not offered by this store')
+    expect(gateway.created).toEqual([])
+  })
+
+  it("refuses a coin whose gateway minimum is above the cart total, naming the coin and its minimum in the coin and the fiat", async () => {
+    const { provider, gateway, store } = setup()
+    gateway.currenciesList = [{ cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8", min_sum_in: new Decimal("0.0001") }]
+    await expect(initiate(provider, "5.99", { psys_cid: "BTC" })).rejects.toThrow(
+      `data.psys_cid "BTC": the cart total 5.99 USD is below the gateway's minimum of 0.0001 BTC (6 USD); choose another coin (see GET /store/crypto/currencies)`
+    )
+    expect(gateway.created).toEqual([])
+    expect(store.invoices).toEqual([])
+  })
+
+  it("takes a coin whose minimum the cart total reaches exactly", async () => {
+    const { provider, gateway } = setup()
+    gateway.currenciesList = [{ cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8", min_sum_in: new Decimal("0.0001") }]
+    await initiate(provider, "6", { psys_cid: "BTC" })
+    expect(gateway.created).toHaveLength(1)
+  })
+
+  it("removes its reservation when the gateway refuses the invoice (HTTP 4xx), so nothing is left to look pending", async () => {
+    const { provider, gateway, store } = setup()
+    gateway.refusal = GatewayApiError.from(422, { code: 103, message: "email: not a valid e-mail address", fieldErrors: { email: ["not a valid e-mail address"] } })
+    await expect(initiate(provider)).rejects.toThrow(/email/)
+    expect(store.invoices).toEqual([])
+  })
+
+  it("keeps its reservation when the gateway's answer is unknown (5xx), so a retry asks for the same invoice", async () => {
+    const { provider, gateway, store } = setup()
+    gateway.refusal = GatewayApiError.from(500, { code: 108, message: "internal server error" })
+    await expect(initiate(provider)).rejects.toThrow()
+    expect(store.invoices.map((row) => row.order_number)).toEqual(["cart_1"])
+    gateway.refusal = undefined
+    await initiate(provider)
+    expect(gateway.created.map((params) => params.order_number)).toEqual(["cart_1"])
+  })
+
+  it.each([
+    ["jpy", "1734", "1734"],
+    ["jpy", "1734.5", "1735"],
+    ["kwd", "13.845", "13.845"],
+    ["kwd", "13.8455", "13.846"],
+    ["eur", "25.0699", "25.07"],
+    ["eur", "25.065", "25.07"],
+    ["eur", "25.0649", "25.06"],
+  ])("sends a %s total of %s to the gateway as %s (half-up to the currency's minor units)", async (currency, amount, sent) => {
+    const { provider, gateway } = setup()
+    const result = await provider.initiatePayment({ amount, currency_code: currency, data: { session_id: "payses_1" } })
+    expect(gateway.created[0].source_amount).toBe(sent)
+    expect(result.data).toMatchObject({ source_amount: sent, source_currency: currency.toUpperCase() })
+  })
+
+  it("keeps the invoice when Medusa updates the session with the same total (compared after rounding)", async () => {
+    const { provider, gateway } = setup()
+    const created = await provider.initiatePayment({ amount: "25.0699", currency_code: "eur", data: { session_id: "payses_1" } })
+    gateway.report("INV-1", "new")
+    await provider.updatePayment({ amount: "25.0699", currency_code: "eur", data: created.data })
+    expect(gateway.created).toHaveLength(1)
   })
 
   it("refuses a session without data.session_id", async () => {
