@@ -249,3 +249,19 @@ describe("POST /_sandbox/callbacks/drop", () => {
     expect([log.map((d) => d.state), posted]).toEqual([["delivered", "dropped"], ["pending"]])
   })
 })
+
+describe("POST /_sandbox/invoices/:txn_id/expire", () => {
+  it("ends an unpaid invoice as expired with nothing received and calls fail_callback_url", async () => {
+    const { txnId, fail } = await newInvoice()
+    const state = await control.expire(txnId)
+    const operation = await client.operations.retrieve(txnId)
+    expect([state.status, operation.status, (await received(fail)).map((c) => [c.status, c.amount])]).toEqual(["expired", "expired", [["expired", "0"]]])
+  })
+
+  it("refuses an ended invoice: 422, code 105, naming txn_id", async () => {
+    const { txnId } = await newInvoice()
+    await control.pay(txnId)
+    const error = await refusal(control.expire(txnId))
+    expect([error.status, error.code, error.body.includes("txn_id")]).toEqual([422, 105, true])
+  })
+})

@@ -1,5 +1,5 @@
 import { GatewayClient } from "../../gateway"
-import { createSandbox, SandboxControlError, type Sandbox, type SandboxShop } from "../index"
+import { createSandbox, Dec, SandboxControlError, type Sandbox, type SandboxShop } from "../index"
 
 // The control API's moves (src/sandbox/README.md, "Control API"), driven through the typed client in process.
 const BTC_ADDRESS = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"
@@ -175,5 +175,27 @@ describe("control dropCallbacks", () => {
     const [delivery] = await sandbox.control.callbacks({ txnId: invoice.txn_id })
     await sandbox.control.reset()
     expect(delivery?.state).not.toBe("dropped")
+  })
+})
+
+describe("control expire", () => {
+  it("ends an unpaid invoice as expired with nothing received", async () => {
+    const invoice = await newInvoice()
+    const state = await sandbox.control.expire(invoice.txn_id)
+    expect([state.status, state.received]).toEqual(["expired", "0"])
+  })
+
+  it("ends a part-paid invoice as expired and credits its confirmed money", async () => {
+    const invoice = await newInvoice()
+    await sandbox.control.pay(invoice.txn_id, { amount: "0.004" })
+    const state = await sandbox.control.expire(invoice.txn_id)
+    expect([state.status, state.received, new Dec(state.credited).gt(0)]).toEqual(["expired", "0.004", true])
+  })
+
+  it("is refused with 422 naming txn_id for an ended invoice", async () => {
+    const invoice = await newInvoice()
+    await sandbox.control.pay(invoice.txn_id)
+    const answer = await refusal(sandbox.control.expire(invoice.txn_id))
+    expect([answer.status, answer.code, answer.body.includes("txn_id")]).toEqual([422, 105, true])
   })
 })

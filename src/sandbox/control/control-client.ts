@@ -77,6 +77,12 @@ export interface SandboxControl {
    */
   settle(txnId: string): Promise<InvoiceState>
   /**
+   * The gateway ends an open invoice as `expired` now, whatever arrived, even nothing (spec §3 "may
+   * not have been paid"). Refused (422 on `txn_id`) for an ended invoice. The clock's expiry
+   * (`advanceClock`) keeps the sandbox's reading: nothing received → `cancelled`.
+   */
+  expire(txnId: string): Promise<InvoiceState>
+  /**
    * The shop's next `count` (default 1) withdrawals are answered HTTP 201 with status `error`: the
    * operation exists in `error`, the balance is not debited. Answers how many failures are pending.
    */
@@ -167,6 +173,7 @@ export function createControlClient(options: ControlClientOptions): SandboxContr
     pay: (txnId, o = {}) => call("POST", invoice(txnId, "pay"), defined({ amount: o.amount, confirmations: o.confirmations, error: o.error })),
     invoice: (txnId) => call("GET", `/invoices/${encodeURIComponent(txnId)}`),
     settle: (txnId) => call("POST", invoice(txnId, "settle")),
+    expire: (txnId) => call("POST", invoice(txnId, "expire")),
     failNextWithdrawals: (o = {}) => call("POST", "/withdrawals/fail-next", defined({ count: o.count })),
     cashIn: (o) => call("POST", "/cash-in", { psys_cid: o.psysCid, amount: o.amount }),
     dropCallbacks: (o = {}) => call("POST", "/callbacks/drop", defined({ count: o.count, txn_id: o.txnId, event: o.event })),

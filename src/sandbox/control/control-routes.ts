@@ -77,6 +77,16 @@ export function controlRoutes(faults: FaultInjector): Route[] {
     },
     {
       method: "POST",
+      pattern: `${CONTROL_PREFIX}/invoices/:txn_id/expire`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        const invoice = ctx.core.requireInvoice(shop, ctx.path.txn_id)
+        ctx.core.expireInvoice(invoice)
+        return ok(invoiceState(ctx.core, invoice))
+      },
+    },
+    {
+      method: "POST",
       pattern: `${CONTROL_PREFIX}/withdrawals/fail-next`,
       handler: (ctx) => {
         const shop = controlShop(ctx)

@@ -18,6 +18,8 @@ export interface InvoiceState {
   order_number: string
   psys_cid: string
   currency: string
+  /** decimal places of the coin (amounts are never finer) */
+  precision: number
   amount: string
   invoice_commission: string
   invoice_sum: string
@@ -52,6 +54,7 @@ export function invoiceState(core: SandboxCore, invoice: Invoice): InvoiceState 
     order_number: invoice.order_number,
     psys_cid: invoice.psys_cid,
     currency: coin.currency,
+    precision: coin.precision,
     amount: invoice.amount,
     invoice_commission: invoice.invoice_commission,
     invoice_sum: invoice.invoice_sum,

@@ -317,6 +317,26 @@ export class Invoices {
   }
 
   /**
+   * The gateway ends an open invoice as `expired` now, whatever arrived, even nothing (control API
+   * `expire`): spec §3 says only that the full amount "may not have been paid". The clock's own expiry
+   * keeps the reading of docs/gateway-readings.md#invoice-lifecycle (nothing received → `cancelled`).
+   */
+  expire(invoice: Invoice): Invoice {
+    if (isTerminal(invoice.status)) {
+      throw invalidAttribute("txn_id", `The invoice is ${invoice.status}: only an open invoice can be expired.`)
+    }
+    const coin = this.store.requireCoin(invoice.psys_cid, "psys_cid")
+    const before = fingerprint(invoice, coin)
+    invoice.status = "expired"
+    invoice.internal_started_at = null
+    invoice.finished_at = this.store.clock.now()
+    this.credit(invoice, coin)
+    this.notify(invoice, coin, before)
+    this.store.changed()
+    return invoice
+  }
+
+  /**
    * The gateway finishes an invoice it had reported in `error` (control API `settle`): every
    * transaction recorded gets its confirmations, then `completed`, `mismatch` or `expired` by what
    * arrived (`settledStatus`), with the credit, callbacks and duplicates of any move.

@@ -139,6 +139,12 @@ export class SandboxCore {
     return this.invoices.confirm(invoice, confirmations)
   }
 
+  /** The gateway ends an open invoice as `expired` now, even with nothing received (see `Invoices.expire`). */
+  expireInvoice(invoice: Invoice): Invoice {
+    this.tick()
+    return this.invoices.expire(invoice)
+  }
+
   /** The gateway finishes an invoice it had reported in `error` (see `Invoices.settle`). */
   settle(invoice: Invoice): Invoice {
     this.tick()
