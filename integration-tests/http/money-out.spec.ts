@@ -134,5 +134,108 @@ medusaIntegrationTestRunner({
         expect(await operationsTo(address)).toBe(0)
       })
     })
+
+    describe("a withdrawal the gateway answers 201 with status error (spec §2.3)", () => {
+      /** The next withdraw request of the shop is answered 201 `status: "error"` with a readable operation. */
+      const failNextWithdrawal = () => controlOf(sandbox, shop).failNextWithdrawals({ count: 1 })
+
+      it("keeps the duplicate guard and shows the operation read back as evidence", async () => {
+        await failNextWithdrawal()
+        const { status, data } = await api.post("/admin/crypto/withdrawals", withdrawal(ethAddress()), auth)
+        expect(status).toBe(200)
+        const operationId = data.withdrawal.operation_id
+        expect(operationId).toEqual(expect.any(String))
+        expect(data.withdrawal).toMatchObject({ status: "error", gateway_status: "error", active_fingerprint: expect.any(String), resolution: null })
+        expect(data.withdrawal.error_message).toContain(`Failed at the gateway: operation ${operationId}, status error`)
+        expect(data.withdrawal.gateway_evidence).toMatchObject({
+          operation_id: operationId,
+          answered_status: "error",
+          answered_at: expect.any(String),
+          reads: [{ ok: true, status: "error", at: expect.any(String) }],
+        })
+        const detail = await api.get(`/admin/crypto/withdrawals/${data.withdrawal.id}`, auth)
+        expect(detail.data.withdrawal).toMatchObject({ status: "error", active_fingerprint: expect.any(String), gateway_evidence: { operation_id: operationId } })
+      })
+
+      it("answers the same payment again 409, naming the earlier withdrawal and its operation, and sends nothing", async () => {
+        const address = ethAddress()
+        await failNextWithdrawal()
+        const first = await api.post("/admin/crypto/withdrawals", withdrawal(address), auth)
+        const again = await requestFailure(api.post("/admin/crypto/withdrawals", withdrawal(address), auth))
+        expect(again.status).toBe(409)
+        expect(again.message).toContain(first.data.withdrawal.id)
+        expect(again.message).toContain(first.data.withdrawal.operation_id)
+        expect(await operationsTo(address)).toBe(1)
+      })
+
+      it("allows the same payment again only on the merchant's decision, with a note, recording who and when", async () => {
+        const address = ethAddress()
+        await failNextWithdrawal()
+        const first = await api.post("/admin/crypto/withdrawals", withdrawal(address), auth)
+        const resolvePath = `/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`
+        const noNote = await requestFailure(api.post(resolvePath, { resolution: "failed" }, auth))
+        expect(noNote).toMatchObject({ status: 400, message: expect.stringContaining("note") })
+        expect((await requestFailure(api.post(resolvePath, { resolution: "not_sent", note: "checked" }, auth))).status).toBe(400)
+
+        const note = "operation in error at the gateway, balance not debited"
+        const { data } = await api.post(resolvePath, { resolution: "failed", note }, auth)
+        expect(data.withdrawal).toMatchObject({
+          status: "error",
+          resolution: "failed",
+          resolution_note: note,
+          resolved_by: expect.stringMatching(/^user_/),
+          resolved_at: expect.any(String),
+          active_fingerprint: null,
+          gateway_evidence: { operation_id: first.data.withdrawal.operation_id },
+        })
+        const again = await api.post("/admin/crypto/withdrawals", withdrawal(address), auth)
+        expect(again.data.withdrawal.status).toBe("completed")
+        expect(await operationsTo(address)).toBe(2)
+      })
+
+      it("reads the failed operation again on Check status, adding the read to the evidence and keeping the guard", async () => {
+        await failNextWithdrawal()
+        const first = await api.post("/admin/crypto/withdrawals", withdrawal(ethAddress()), auth)
+        const { data } = await api.post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/reconcile`, {}, auth)
+        expect(data.withdrawal).toMatchObject({ status: "error", active_fingerprint: expect.any(String) })
+        expect(data.withdrawal.gateway_evidence.reads).toHaveLength(2)
+      })
+
+      it("keeps the guard of a mass payout answered with status error", async () => {
+        const recipients = [ethAddress(), ethAddress()].map((address) => ({ address, amount: "0.001" }))
+        const body = () => ({ idempotency_key: newKey(), psys_cid: "ETH", recipients, fee_plan: "normal" })
+        await failNextWithdrawal()
+        const first = await api.post("/admin/crypto/withdrawals", body(), auth)
+        expect(first.data.withdrawal).toMatchObject({ type: "mass_cash_out", status: "error", active_fingerprint: expect.any(String) })
+        const again = await requestFailure(api.post("/admin/crypto/withdrawals", body(), auth))
+        expect(again.status).toBe(409)
+        expect(again.message).toContain(first.data.withdrawal.id)
+        expect(await operationsTo(recipients[0].address, "mass_cash_out")).toBe(1)
+      })
+
+      it("holds an order refund's value and refuses another refund of the order with 409 until the merchant decides", async () => {
+        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const { data: quoted } = await api.post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "4.25" }, auth)
+        const refund = (address: string) => ({ idempotency_key: newKey(), order_id: orderId, amount: "4.25", rate: quoted.quote.rate, address })
+        await failNextWithdrawal()
+        const first = await api.post("/admin/crypto/refunds", refund(ethAddress()), auth)
+        expect(first.data.withdrawal).toMatchObject({ purpose: "refund", status: "error", active_fingerprint: expect.any(String), refund_id: null })
+        expect(first.data.withdrawal.error_message).toContain(`Failed at the gateway: operation ${first.data.withdrawal.operation_id}, status error`)
+
+        const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)
+        expect(widget.data.payments[0]).toMatchObject({ refunded: "0", reserved: "4.25", refundable: "6.25" })
+        const second = ethAddress()
+        const again = await requestFailure(api.post("/admin/crypto/refunds", refund(second), auth))
+        expect(again.status).toBe(409)
+        expect(again.message).toContain(first.data.withdrawal.id)
+        expect(await operationsTo(second)).toBe(0)
+
+        await api.post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "failed", note: "the gateway shows the refund in error" }, auth)
+        const after = await api.get(`/admin/crypto/orders/${orderId}`, auth)
+        expect(after.data.payments[0]).toMatchObject({ reserved: "0", refundable: "10.5" })
+        const sent = await api.post("/admin/crypto/refunds", refund(second), auth)
+        expect(sent.data.withdrawal).toMatchObject({ status: "completed", refund_id: expect.stringMatching(/^ref_/) })
+      })
+    })
   },
 })

@@ -4,7 +4,7 @@ import { Decimal } from "decimal.js"
 import { resolveCryptoModule } from "../modules/crypto"
 import { holdingInvoice } from "./account"
 import { toMedusaError } from "./errors"
-import { coinPlaces, exact, fiatToCoin, storedAmountToDecimalString, sumAmounts } from "./money"
+import { coinPlaces, exact, fiatMinorUnits, fiatToCoin, storedAmountToDecimalString, sumAmounts } from "./money"
 import { isCryptoProviderId, resolveCryptoProvider } from "./provider-entry"
 import { checkAmounts } from "./withdrawal"
 
@@ -132,13 +132,6 @@ export interface CryptoRefundQuote {
   precision: number
 }
 
-/** The decimal digits of a Medusa currency (`currency.decimal_digits`); 2 when Medusa does not know it. */
-async function fiatPlaces(scope: MedusaContainer, code: string): Promise<number> {
-  const { data } = await scope.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "currency", fields: ["code", "decimal_digits"], filters: { code: code.toLowerCase() } })
-  const digits = (data[0] as Row | undefined)?.decimal_digits
-  return typeof digits === "number" && Number.isInteger(digits) && digits >= 0 ? digits : 2
-}
-
 /** The coin the order was paid in: the invoice mirror of the payment's session, else the payment data. */
 async function coinOfPayment(scope: MedusaContainer, payment: CryptoOrderPayment): Promise<string> {
   const service = resolveCryptoModule(scope)
@@ -169,7 +162,7 @@ export async function quoteCryptoRefund(
   }
   if (input.amount !== undefined) {
     // The fiat amount within its currency's decimals, before anything is asked of the gateway.
-    checkAmounts([{ field: "amount", value: input.amount }], await fiatPlaces(scope, currency_code), currency_code.toUpperCase())
+    checkAmounts([{ field: "amount", value: input.amount }], fiatMinorUnits(currency_code), currency_code.toUpperCase())
   }
   const amount = exact(input.amount ?? payment.refundable)
   if (amount.lte(0)) {

@@ -2,7 +2,7 @@ import { Button, Heading, Input, Label, Switch, Text, Textarea, toast, usePrompt
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useMemo, useRef, useState } from "react"
 import { cryptoApi, errorMessage, newIdempotencyKey } from "../lib/api"
-import { parseMassPayoutList } from "../lib/mass-payout"
+import { decimalPlaces, parseMassPayoutList } from "../lib/mass-payout"
 import { formatDecimal, isPositiveDecimal, totalDebited } from "../lib/money"
 import type { Recipient, Withdrawal } from "../lib/types"
 import { CoinSelect, useCurrencies } from "./coin-select"
@@ -43,6 +43,8 @@ export const WithdrawTab = () => {
   const singleError =
     !mass && amount !== "" && !isPositiveDecimal(amount)
       ? "Write the amount like 0.015 (a dot for decimals, above 0)"
+      : !mass && precision !== undefined && decimalPlaces(amount) > precision
+        ? `At most ${precision} decimal places for ${coin}`
       : !mass && address !== "" && /[\s,;]/.test(address.trim())
         ? "One address, without spaces or commas"
         : null
@@ -89,6 +91,7 @@ export const WithdrawTab = () => {
       }
       idempotencyKey.current = newIdempotencyKey()
       if (withdrawal.status === "completed") toast.success("Withdrawal sent")
+      else if (withdrawal.status === "error") toast.error(`Failed at the gateway: operation ${withdrawal.operation_id ?? "?"}, status error`, { description: "The same payment stays blocked until you decide in History." })
       else toast.error(`Withdrawal ${withdrawal.status}`)
     },
     onError: (error) => {

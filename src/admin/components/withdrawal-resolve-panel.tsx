@@ -9,7 +9,10 @@ import { CryptoStatusBadge, Field, formatDate, QueryState, TxLinks } from "./com
 /**
  * One recorded withdrawal (or crypto refund) in detail. While its outcome is unknown: the
  * operations that could be it, each with why, and the merchant's two decisions — "this operation
- * is it" or "confirmed not sent" with a required note — each confirmed first.
+ * is it" or "confirmed not sent" with a required note — each confirmed first. A withdrawal that
+ * failed at the gateway shows its operation and each read of it, and, while it blocks the same
+ * payment, the decision "failed: allow sending again" with a required note
+ * (docs/money-out.md#failed-at-the-gateway).
  */
 export const WithdrawalResolvePanel = ({ id, onClose }: { id: string; onClose: () => void }) => {
   const prompt = usePrompt()
@@ -37,6 +40,19 @@ export const WithdrawalResolvePanel = ({ id, onClose }: { id: string; onClose: (
   const withdrawal = detail.data?.withdrawal
   const candidates = detail.data?.candidates ?? []
   const unknown = withdrawal !== undefined && withdrawal.operation_id === null && ["outcome_unknown", "requested", "sending"].includes(withdrawal.status)
+  // Failed at the gateway (spec §2.3 status error): the same payment stays blocked until the merchant decides.
+  const failedUndecided = withdrawal !== undefined && withdrawal.status === "error" && withdrawal.active_fingerprint !== null
+  const evidence = withdrawal?.gateway_evidence ?? null
+
+  const allowAgain = async () => {
+    const ok = await prompt({
+      title: "Allow sending this payment again?",
+      description: `The gateway answered operation ${withdrawal?.operation_id ?? ""} with status error. Only if its dashboard shows that nothing left the balance: if it was in fact sent, the recipient is paid twice.`,
+      confirmText: "Failed: allow sending again",
+      cancelText: "Cancel",
+    })
+    if (ok) resolve.mutate({ resolution: "failed", note: note.trim() })
+  }
 
   const chooseOperation = async (operationId: string) => {
     const ok = await prompt({
@@ -75,9 +91,44 @@ export const WithdrawalResolvePanel = ({ id, onClose }: { id: string; onClose: (
             <Field label="Operation">{withdrawal.operation_id ?? "—"}</Field>
             <Field label="Transaction"><TxLinks urls={withdrawal.tx_urls} /></Field>
             {withdrawal.resolution ? (
-              <Field label="Resolved">{`${withdrawal.resolution === "operation" ? "this operation is it" : "confirmed not sent"}, by ${withdrawal.resolved_by ?? "—"} on ${formatDate(withdrawal.resolved_at)}${withdrawal.resolution_note ? `: ${withdrawal.resolution_note}` : ""}`}</Field>
+              <Field label="Resolved">{`${withdrawal.resolution === "operation" ? "this operation is it" : withdrawal.resolution === "failed" ? "failed at the gateway: sending again allowed" : "confirmed not sent"}, by ${withdrawal.resolved_by ?? "—"} on ${formatDate(withdrawal.resolved_at)}${withdrawal.resolution_note ? `: ${withdrawal.resolution_note}` : ""}`}</Field>
             ) : null}
             {withdrawal.error_message ? <Field label="Note"><span className="text-ui-fg-subtle">{withdrawal.error_message}</span></Field> : null}
+          </div>
+        ) : null}
+        {evidence !== null ? (
+          <div className="flex flex-col gap-y-2 rounded-md border px-3 py-2" aria-label="Gateway evidence">
+            <Text size="small" weight="plus" className="text-ui-fg-error">Failed at the gateway: operation {evidence.operation_id}, status {evidence.answered_status}</Text>
+            <Text size="xsmall" className="text-ui-fg-subtle">Answered {formatDate(evidence.answered_at)}. Reads of the operation:</Text>
+            <ul className="flex flex-col gap-y-1" aria-label="Operation reads">
+              {evidence.reads.map((read) => (
+                <li key={read.at}>
+                  <Text size="xsmall">
+                    {formatDate(read.at)}:{" "}
+                    {read.ok
+                      ? `status ${read.status}${read.amount ? `, ${formatDecimal(read.amount)} ${withdrawal?.psys_cid ?? ""}` : ""}${read.fee ? `, fee ${formatDecimal(read.fee)}` : ""}${read.tx_urls.length > 0 ? `, ${read.tx_urls.length} tx link(s)` : ", no transaction"}`
+                      : `could not be read (${read.error})`}
+                  </Text>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {failedUndecided ? (
+          <div className="flex flex-col gap-y-3">
+            <Text size="small" className="text-ui-fg-subtle">
+              The same payment is blocked so it is not sent twice. Check the operation in the gateway's dashboard; if nothing left the balance, allow sending it again.
+            </Text>
+            <div className="flex justify-end">
+              <Button size="small" variant="secondary" isLoading={reconcile.isPending} onClick={() => reconcile.mutate()}>Check status</Button>
+            </div>
+            <div className="flex flex-col gap-y-1">
+              <Label htmlFor={`failed-note-${id}`}>Note (required)</Label>
+              <Textarea id={`failed-note-${id}`} rows={2} value={note} onChange={(e) => setNote(e.target.value)} placeholder="Checked operation … on …: status error, balance not debited" maxLength={500} />
+            </div>
+            <div className="flex justify-end">
+              <Button size="small" variant="danger" disabled={note.trim() === ""} isLoading={resolve.isPending} onClick={allowAgain}>Failed: allow sending again</Button>
+            </div>
           </div>
         ) : null}
         {unknown ? (

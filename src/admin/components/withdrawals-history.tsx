@@ -10,6 +10,9 @@ import { WithdrawalResolvePanel } from "./withdrawal-resolve-panel"
 const PAGE = 20
 const ALL = "all"
 
+/** An unknown outcome, or a failure at the gateway that still blocks the same payment. */
+const needsDecision = (w: Withdrawal) => w.status === "outcome_unknown" || (w.status === "error" && w.active_fingerprint !== null)
+
 /**
  * The withdrawals recorded here — crypto refunds included — with their state, newest first, so an
  * unknown outcome can be found and resolved after a page reload.
@@ -71,10 +74,13 @@ export const WithdrawalsHistory = () => {
                 <Table.Cell>{w.purpose.replace("_", " ")}</Table.Cell>
                 <Table.Cell>{formatDecimal(w.total_amount)} {w.psys_cid}</Table.Cell>
                 <Table.Cell className="max-w-[220px] truncate">{w.recipients.length === 1 ? w.recipients[0].address : `${w.recipients.length} recipients`}</Table.Cell>
-                <Table.Cell><CryptoStatusBadge status={w.status} /></Table.Cell>
                 <Table.Cell>
-                  <Button size="small" variant={w.status === "outcome_unknown" ? "primary" : "transparent"} onClick={() => setOpen(open === w.id ? null : w.id)}>
-                    {w.status === "outcome_unknown" ? "Resolve" : "Details"}
+                  <CryptoStatusBadge status={w.status} />
+                  {w.status === "error" && w.operation_id ? <Text size="xsmall" className="text-ui-fg-subtle">Failed at the gateway: operation {w.operation_id}</Text> : null}
+                </Table.Cell>
+                <Table.Cell>
+                  <Button size="small" variant={needsDecision(w) ? "primary" : "transparent"} onClick={() => setOpen(open === w.id ? null : w.id)}>
+                    {needsDecision(w) ? "Resolve" : "Details"}
                   </Button>
                 </Table.Cell>
               </Table.Row>

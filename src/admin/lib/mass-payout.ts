@@ -26,6 +26,15 @@ export interface ParseOptions {
 }
 
 /**
+ * The decimal places of a plain decimal, trailing zeros not counted ("0.10" has one), as the server
+ * counts them (docs/money-out.md#amounts).
+ */
+export function decimalPlaces(amount: string): number {
+  const fraction = amount.includes(".") ? amount.split(".")[1].replace(/0+$/, "") : ""
+  return fraction.length
+}
+
+/**
  * Reads a pasted mass payout list: one `address amount` per line, separated by a comma, a
  * semicolon, a tab or spaces. Blank lines and lines starting with `#` are skipped. Every other line
  * is checked on its own and reported by its line number: an address without spaces or commas, a
@@ -59,8 +68,7 @@ export function parseMassPayoutList(text: string, options: ParseOptions = {}): P
       errors.push({ line, message: "the amount must be greater than 0" })
       return
     }
-    const decimals = amount.includes(".") ? amount.split(".")[1].length : 0
-    if (options.precision !== undefined && decimals > options.precision) {
+    if (options.precision !== undefined && decimalPlaces(amount) > options.precision) {
       errors.push({ line, message: `at most ${options.precision} decimal places for this coin` })
       return
     }

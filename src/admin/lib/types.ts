@@ -54,18 +54,35 @@ export interface Withdrawal {
   fee: string | null
   error_message: string | null
   error_field: string | null
+  /** Set while the same payment is blocked (unresolved, or failed at the gateway undecided). */
+  active_fingerprint: string | null
+  /** A gateway `error` answer and what reading its operation back showed (docs/money-out.md#failed-at-the-gateway). */
+  gateway_evidence: GatewayFailureEvidence | null
   requested_by: string | null
   requested_at: string
   resolved_at: string | null
   purpose: WithdrawalPurpose
   order_id: string | null
   refund_id: string | null
-  resolution: "operation" | "not_sent" | null
+  resolution: "operation" | "not_sent" | "failed" | null
   resolved_by: string | null
   resolution_note: string | null
   source_currency: string | null
   source_amount: string | null
   source_rate: string | null
+}
+
+/** One read of a failed withdrawal's operation: what it showed, or why it could not be read. */
+export type GatewayFailureRead =
+  | { at: string; ok: true; status: string; status_code: number | null; amount: string | null; fee: string | null; tx_urls: string[]; finished_at: string | null }
+  | { at: string; ok: false; error: string }
+
+/** What the plugin knows of a withdrawal the gateway answered with status `error` (spec §2.3). */
+export interface GatewayFailureEvidence {
+  operation_id: string
+  answered_status: string
+  answered_at: string
+  reads: GatewayFailureRead[]
 }
 
 export interface Operation {

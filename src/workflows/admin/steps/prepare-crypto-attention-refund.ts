@@ -60,8 +60,13 @@ export const prepareCryptoAttentionRefundStep = createStep(prepareCryptoAttentio
   }
   if (recorded === undefined && item.withdrawal_id !== null) {
     const [earlier] = await service.listCryptoWithdrawals({ id: item.withdrawal_id }, { take: 1 })
-    if (earlier !== undefined && earlier.status !== "rejected") {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Attention item ${item.id} already has a crypto refund (${earlier.id}, ${earlier.status.replace("_", " ")})`)
+    // Another refund only once the earlier one provably sent nothing: refused by the gateway, or a
+    // recorded decision released its guard (not sent; failed at the gateway, docs/money-out.md).
+    const released = earlier !== undefined && (earlier.status === "rejected" || earlier.status === "not_sent" || (earlier.status === "error" && earlier.active_fingerprint === null))
+    if (earlier !== undefined && !released) {
+      const failed = earlier.status === "error" ? `, failed at the gateway: operation ${earlier.operation_id ?? "unknown"}, status ${earlier.gateway_status ?? "error"}; resolve it ("failed: allow sending again", with a note) before refunding again` : ""
+      // 400, not 409: the attention route leaves a CONFLICT to Medusa's handler, which drops this message.
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Attention item ${item.id} already has a crypto refund (${earlier.id}, ${earlier.status.replace("_", " ")}${failed})`)
     }
   }
   const purpose = purposeOf(item.kind)
