@@ -4,6 +4,6 @@ import { listCryptoCurrenciesStep } from "./steps/list-crypto-currencies"
 export const getCryptoCurrenciesWorkflowId = "get-crypto-currencies"
 
 /** The storefront's coin picker: coins and the cart total in each (GET /store/crypto/currencies). */
-export const getCryptoCurrenciesWorkflow = createWorkflow(getCryptoCurrenciesWorkflowId, (input: { cart_id: string }) => {
+export const getCryptoCurrenciesWorkflow = createWorkflow(getCryptoCurrenciesWorkflowId, (input: { cart_id: string; sales_channel_ids: string[] }) => {
   return new WorkflowResponse(listCryptoCurrenciesStep(input))
 })

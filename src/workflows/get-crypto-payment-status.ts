@@ -5,13 +5,20 @@ import { refreshStaleCryptoInvoiceStep } from "./steps/refresh-stale-crypto-invo
 
 export const getCryptoPaymentStatusWorkflowId = "get-crypto-payment-status"
 
+export interface GetCryptoPaymentStatusInput {
+  cart_id: string
+  /** The sales channels of the request's publishable key: a cart outside them is "Not found". */
+  sales_channel_ids: string[]
+}
+
 /**
- * The storefront's poll (GET /store/crypto/payment-status): find the cart's active invoice, re-read
- * it from the gateway only when its mirror is stale, answer from the mirror.
+ * The storefront's poll (GET /store/crypto/payment-status): find the cart's current invoice (none
+ * when the cart changed since), re-read it (else the latest one) from the gateway only when its
+ * mirror is stale, answer from the mirror with the money on invoices the cart no longer uses.
  */
-export const getCryptoPaymentStatusWorkflow = createWorkflow(getCryptoPaymentStatusWorkflowId, (input: { cart_id: string }) => {
+export const getCryptoPaymentStatusWorkflow = createWorkflow(getCryptoPaymentStatusWorkflowId, (input: GetCryptoPaymentStatusInput) => {
   const found = findCartCryptoInvoiceStep(input)
-  refreshStaleCryptoInvoiceStep({ invoice_id: found.invoice_id })
-  const status = readCryptoPaymentStatusStep({ cart_id: input.cart_id, invoice_id: found.invoice_id })
+  refreshStaleCryptoInvoiceStep({ invoice_id: found.latest_invoice_id })
+  const status = readCryptoPaymentStatusStep({ cart_id: input.cart_id, invoice_id: found.invoice_id, live_session_ids: found.live_session_ids })
   return new WorkflowResponse(status)
 })

@@ -5,59 +5,86 @@ import { holdingInvoice } from "../../core/account"
 /** The crypto invoice a cart is paying now, and the payment session and collection it belongs to. */
 export interface CartCryptoInvoice {
   cart_id: string
-  invoice_id: string
+  /**
+   * The cart's current invoice: the live invoice of a payment session the cart's collection holds
+   * now. Null when there is none (the cart changed and Medusa deleted the session, no new one yet).
+   */
+  invoice_id: string | null
+  /** The invoice to re-read and renew: the current one, else the cart's latest attempt. */
+  latest_invoice_id: string
   provider_id: string
   payment_collection_id: string
-  /** The cart's current payment session this invoice pays; null once the cart moved on (order placed, session replaced). */
+  /** The cart's current payment session the current invoice pays; null when there is no current invoice. */
   session_id: string | null
+  /** The payment sessions the cart's collection holds now (Medusa deletes a session when the cart changes). */
+  live_session_ids: string[]
+  /** The cart has crypto invoices but none of them pays it any more (its session was deleted). */
+  cart_changed: boolean
 }
 
 /**
- * One answer for "not ours": an unknown cart and a cart without a crypto invoice look the same to a
- * caller, so the route tells nobody which carts exist.
+ * One answer for "not ours": an unknown cart, a cart outside the publishable key's sales channels
+ * and a cart without a crypto invoice look the same to a caller, so the route tells nobody which
+ * carts exist.
  */
 export const CART_NOT_FOUND_MESSAGE = "Not found"
+
+/**
+ * A cart a storefront may read: it exists and belongs to one of the sales channels of the
+ * request's publishable key (as Medusa scopes its own store routes). Else 404 "Not found".
+ */
+export function assertCartInSalesChannels(cart: { sales_channel_id?: unknown } | undefined, salesChannelIds: readonly string[]): void {
+  if (cart === undefined || typeof cart.sales_channel_id !== "string" || !salesChannelIds.includes(cart.sales_channel_id)) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
+  }
+}
 
 export const findCartCryptoInvoiceStepId = "find-cart-crypto-invoice"
 
 /**
- * The active invoice of a cart: the one that holds the cart's money (src/core/account.ts
- * `holdingInvoice`): the live invoice of a session the cart's payment collection holds now, never one
- * a new amount superseded; else the paid one; else the latest attempt.
+ * The current invoice of a cart: the one that pays a payment session the cart's collection holds
+ * now (src/core/account.ts `holdingInvoice` among those): never one whose session Medusa deleted
+ * (the cart changed), never one a new amount superseded, never a reservation the gateway never
+ * answered (no `txn_id`: nothing a shopper could pay). The gateway cannot cancel an invoice
+ * (spec §4), so an abandoned invoice stays payable: what it receives is shown for what it is
+ * (read-crypto-payment-status.ts, `abandoned_payments`), never as the cart's payment.
  */
-export const findCartCryptoInvoiceStep = createStep(findCartCryptoInvoiceStepId, async (input: { cart_id: string }, { container }) => {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data: carts } = await query.graph({
-    entity: "cart",
-    fields: ["id", "payment_collection.id", "payment_collection.payment_sessions.id"],
-    filters: { id: input.cart_id },
-  })
-  const cart = carts[0]
-  const { data: invoices } =
-    cart === undefined
-      ? { data: [] }
-      : await query.graph({
-          entity: "crypto_invoice",
-          fields: ["id", "attempt", "session_id", "provider_id", "payment_collection_id", "superseded_by", "session_status"],
-          filters: { cart_id: input.cart_id },
-        })
-  if (cart === undefined || invoices.length === 0) {
-    throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
+export const findCartCryptoInvoiceStep = createStep(
+  findCartCryptoInvoiceStepId,
+  async (input: { cart_id: string; sales_channel_ids: string[] }, { container }) => {
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const { data: carts } = await query.graph({
+      entity: "cart",
+      fields: ["id", "sales_channel_id", "payment_collection.id", "payment_collection.payment_sessions.id"],
+      filters: { id: input.cart_id },
+    })
+    const cart = carts[0]
+    assertCartInSalesChannels(cart, input.sales_channel_ids)
+    const { data: rows } = await query.graph({
+      entity: "crypto_invoice",
+      fields: ["id", "attempt", "session_id", "provider_id", "payment_collection_id", "superseded_by", "session_status", "txn_id"],
+      filters: { cart_id: input.cart_id },
+    })
+    const invoices = rows
+      .filter((invoice) => typeof invoice.txn_id === "string" && invoice.txn_id !== "")
+      .map((invoice) => ({ ...invoice, attempt: Number(invoice.attempt), superseded_by: invoice.superseded_by ?? null }))
+    const latest = [...invoices].sort((a, b) => b.attempt - a.attempt)[0]
+    if (latest === undefined) {
+      throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
+    }
+    const sessions: Array<{ id?: unknown } | null> = cart.payment_collection?.payment_sessions ?? []
+    const liveSessionIds = sessions.map((session) => session?.id).filter((id): id is string => typeof id === "string")
+    const live = invoices.filter((invoice) => invoice.superseded_by === null && liveSessionIds.includes(invoice.session_id))
+    const current = holdingInvoice(live, liveSessionIds)
+    return new StepResponse<CartCryptoInvoice>({
+      cart_id: input.cart_id,
+      invoice_id: current?.id ?? null,
+      latest_invoice_id: current?.id ?? latest.id,
+      provider_id: (current ?? latest).provider_id,
+      payment_collection_id: cart.payment_collection?.id ?? (current ?? latest).payment_collection_id,
+      session_id: current?.session_id ?? null,
+      live_session_ids: liveSessionIds,
+      cart_changed: current === undefined,
+    })
   }
-  const sessions: Array<{ id?: unknown } | null> = cart.payment_collection?.payment_sessions ?? []
-  const sessionIds = new Set(sessions.map((session) => session?.id))
-  const active = holdingInvoice(
-    invoices.map((invoice) => ({ ...invoice, attempt: Number(invoice.attempt), superseded_by: invoice.superseded_by ?? null })),
-    [...sessionIds].filter((id): id is string => typeof id === "string")
-  )
-  if (active === undefined) {
-    throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
-  }
-  return new StepResponse<CartCryptoInvoice>({
-    cart_id: input.cart_id,
-    invoice_id: active.id,
-    provider_id: active.provider_id,
-    payment_collection_id: cart.payment_collection?.id ?? active.payment_collection_id,
-    session_id: sessionIds.has(active.session_id) ? active.session_id : null,
-  })
-})
+)

@@ -1,9 +1,11 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { convertToCoin, listCurrencies, offeredCoins } from "../../core/currency-cache"
+import { belowMinimum, convertToCoin, listCurrencies, offeredCoins, type CoinUnavailableReason } from "../../core/currency-cache"
+import { exact } from "../../core/money"
 import { storedAmountToDecimalString } from "../../core/money"
 import { isCryptoProviderId, resolveCryptoProvider } from "../../core/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
+import { assertCartInSalesChannels } from "./find-cart-crypto-invoice"
 
 export interface CryptoCurrencyOption {
   psys_cid: string
@@ -18,30 +20,56 @@ export interface CryptoCurrencyOption {
   default: boolean
 }
 
+/**
+ * A coin the merchant accepts that is not offered for this cart, and why: `below_minimum` (the cart
+ * total, converted at the gateway's rate, is below the coin's smallest invoice, spec §2.4
+ * `min_sum_in`). Coins the shop disabled at the gateway are not listed at all.
+ */
+export interface CryptoCurrencyUnavailable {
+  psys_cid: string
+  currency: string | null
+  name: string | null
+  icon: string | null
+  reason: CoinUnavailableReason
+  /** The coin's minimum, in the coin. */
+  minimum: string
+  /** The same in the cart's currency at the gateway's rate, rounded up to its minor units. */
+  minimum_fiat: string
+}
+
+/** Why no coin at all is offered: `zero_total` (nothing to pay). */
+export type CryptoCurrenciesReason = "zero_total"
+
 export interface CryptoCurrenciesForCart {
   cart_id: string
   provider_id: string
   currency_code: string
   total: string
+  /** The coins the shopper may pick. */
   currencies: CryptoCurrencyOption[]
+  /** Coins not offered for this cart, with the reason. */
+  unavailable: CryptoCurrencyUnavailable[]
+  /** Why `currencies` is empty when no coin could be offered whatever its rate; else null. */
+  reason: CryptoCurrenciesReason | null
 }
 
 export const listCryptoCurrenciesStepId = "list-crypto-currencies"
 
-/** The coins a shopper may pick for a cart, with the cart total converted (cached rates, spec §4.8). */
+/**
+ * The coins a shopper may pick for a cart, with the cart total converted (cached rates, spec §4.8);
+ * the coins whose minimum the total does not reach, listed apart with it; none for a zero total.
+ */
 export const listCryptoCurrenciesStep = createStep(
   listCryptoCurrenciesStepId,
-  async (input: { cart_id: string }, { container }) => {
+  async (input: { cart_id: string; sales_channel_ids: string[] }, { container }) => {
     const query = container.resolve(ContainerRegistrationKeys.QUERY)
     const { data: carts } = await query.graph({
       entity: "cart",
-      fields: ["id", "currency_code", "total", "region.payment_providers.id"],
+      fields: ["id", "sales_channel_id", "currency_code", "total", "region.payment_providers.id"],
       filters: { id: input.cart_id },
     })
     const cart = carts[0]
-    if (cart === undefined) {
-      throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${input.cart_id} was not found`)
-    }
+    assertCartInSalesChannels(cart, input.sales_channel_ids)
     const regionProviders: string[] = []
     for (const provider of (cart.region?.payment_providers ?? []) as Array<{ id?: unknown } | null>) {
       if (typeof provider?.id === "string" && isCryptoProviderId(provider.id)) regionProviders.push(provider.id)
@@ -52,24 +80,30 @@ export const listCryptoCurrenciesStep = createStep(
     // The coins the merchant accepts now (admin settings) over the medusa-config options.
     const { entry, options: effective, client } = await resolveCryptoProvider(container, regionProviders)
     const total = storedAmountToDecimalString(cart.total, undefined, "cart total")
+    const answer = { cart_id: cart.id, provider_id: entry.providerId, currency_code: cart.currency_code, total }
+    if (exact(total).isZero()) {
+      // Nothing to pay: no invoice can be made (the provider refuses a zero amount).
+      return new StepResponse<CryptoCurrenciesForCart>({ ...answer, currencies: [], unavailable: [], reason: "zero_total" })
+    }
     const all = await listCurrencies(client, resolveCryptoModule(container), cart.currency_code)
-    const currencies = offeredCoins(all, effective.allowedCurrencies)
-      .map<CryptoCurrencyOption>((coin) => ({
-        psys_cid: coin.psys_cid,
-        currency: coin.currency,
-        name: coin.name,
-        icon: coin.icon,
+    const currencies: CryptoCurrencyOption[] = []
+    const unavailable: CryptoCurrencyUnavailable[] = []
+    for (const coin of offeredCoins(all, effective.allowedCurrencies)) {
+      const described = { psys_cid: coin.psys_cid, currency: coin.currency, name: coin.name, icon: coin.icon }
+      // The same check the provider makes before it asks the gateway (spec §2.4 `min_sum_in`).
+      const minimum = belowMinimum(total, cart.currency_code, coin)
+      if (minimum !== undefined) {
+        unavailable.push({ ...described, reason: "below_minimum", ...minimum })
+        continue
+      }
+      currencies.push({
+        ...described,
         amount: convertToCoin(total, coin),
         rate: coin.fiat_rate,
         maintenance: coin.maintenance,
         default: coin.psys_cid === effective.defaultCurrency,
-      }))
-    return new StepResponse<CryptoCurrenciesForCart>({
-      cart_id: cart.id,
-      provider_id: entry.providerId,
-      currency_code: cart.currency_code,
-      total,
-      currencies,
-    })
+      })
+    }
+    return new StepResponse<CryptoCurrenciesForCart>({ ...answer, currencies, unavailable, reason: null })
   }
 )

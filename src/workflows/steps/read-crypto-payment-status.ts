@@ -1,6 +1,7 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { accountOfInvoices, type InvoiceAccount } from "../../core/account"
+import { exact } from "../../core/money"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { CART_NOT_FOUND_MESSAGE } from "./find-cart-crypto-invoice"
@@ -58,11 +59,50 @@ export interface StoreCryptoPaymentInvoice {
   last_synced_at: string | null
 }
 
+/**
+ * Why an invoice no longer pays the cart: `cart_changed` (the cart changed and Medusa deleted the
+ * session the invoice paid), `amount_changed` (the session got a new invoice for a new amount),
+ * `replaced` (the cart got a new invoice after this one expired or was cancelled).
+ */
+export type AbandonedInvoiceReason = "cart_changed" | "amount_changed" | "replaced"
+
+/**
+ * Money received on an invoice the cart no longer uses (docs/storefront.md, "Money on an earlier
+ * invoice"). It never pays the cart: the merchant sends it back in its coin (docs/attention.md,
+ * `abandoned_invoice_payment`: refund in crypto) and the shopper pays the cart's current total.
+ * Every amount is in `currency` (the coin); `source_amount` is what that invoice was made for.
+ */
+export interface StoreCryptoAbandonedPayment {
+  order_number: string
+  attempt: number
+  txn_id: string | null
+  /** The gateway's status of that invoice (spec §3). */
+  status: string | null
+  psys_cid: string | null
+  currency: string | null
+  network: string | null
+  source_currency: string
+  source_amount: string
+  /** What that invoice asked for. */
+  amount: string | null
+  /** What it received. */
+  received_amount: string
+  reason: AbandonedInvoiceReason
+  /** What happens next: the merchant returns the money (refund in crypto). */
+  next_step: "refund"
+  account: InvoiceAccount | null
+}
+
 export interface StoreCryptoPaymentStatus {
   cart_id: string
   order_id: string | null
   payment_collection_status: string | null
-  invoice: StoreCryptoPaymentInvoice
+  /** The cart's current invoice; null when the cart changed and no new invoice exists yet (`cart_changed`). */
+  invoice: StoreCryptoPaymentInvoice | null
+  /** The cart has crypto invoices, none of which pays it now: start a new payment for its current total. */
+  cart_changed: boolean
+  /** Money received on invoices the cart no longer uses: shown for what it is, never as the cart's payment. */
+  abandoned_payments: StoreCryptoAbandonedPayment[]
 }
 
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null)
@@ -99,77 +139,125 @@ export function networkOf(psysCid: string | null): string | null {
 
 export const readCryptoPaymentStatusStepId = "read-crypto-payment-status"
 
+type InvoiceRow = Awaited<ReturnType<CryptoModuleService["retrieveCryptoInvoice"]>>
+
+/** Gateway statuses of an invoice that saw money not yet counted in `received_amount` (spec §3). */
+const MONEY_SEEN = new Set(["pending", "pending internal", "completed", "mismatch"])
+const CLOSED = new Set(["expired", "cancelled"])
+
+function hasMoney(invoice: InvoiceRow): boolean {
+  const received = invoice.received_amount
+  return (received !== null && exact(received).gt(0)) || MONEY_SEEN.has((invoice.gateway_status ?? "").trim().toLowerCase())
+}
+
+function abandonedReason(invoice: InvoiceRow): AbandonedInvoiceReason {
+  if (invoice.superseded_by !== null) return "amount_changed"
+  return CLOSED.has((invoice.gateway_status ?? "").trim().toLowerCase()) ? "replaced" : "cart_changed"
+}
+
 /**
- * Builds the storefront's view of a cart's active invoice from what we store: the invoice mirror
+ * Builds the storefront's view of a cart's current invoice from what we store: the invoice mirror
  * (status and amounts as last synced), the payment session's data (what the gateway answered when
  * the invoice was created: address, QR, expiry, confirmations required) and the latest verified
- * callback of the invoice (confirmations so far, amount still due, explorer links). Reads only.
+ * callback of the invoice (confirmations so far, amount still due, explorer links); and, beside it,
+ * the money received on the cart's other invoices (`abandoned_payments`). Reads only.
  */
 export const readCryptoPaymentStatusStep = createStep(
   readCryptoPaymentStatusStepId,
-  async (input: { cart_id: string; invoice_id: string }, { container }) => {
+  async (input: { cart_id: string; invoice_id: string | null; live_session_ids?: string[] }, { container }) => {
     const query = container.resolve(ContainerRegistrationKeys.QUERY)
     const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
-    const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
     const { data: carts } = await query.graph({ entity: "cart", fields: ["id", "payment_collection.status"], filters: { id: input.cart_id } })
     if (carts[0] === undefined) {
       throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
     }
     const { data: orderLinks } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: input.cart_id } })
-    const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: invoice.session_id } })
-    const sessionData: Record<string, unknown> = (sessions[0]?.data as Record<string, unknown> | null | undefined) ?? {}
-
-    const activeTxnId = invoice.active_txn_id ?? invoice.txn_id
-    // A hosted-page coin switch moves the money to another invoice (spec §2.1): what the session
-    // holds (address, QR, expiry) describes the first one only.
-    const sameInvoice = activeTxnId !== null && activeTxnId === invoice.txn_id
-    const callbacks =
-      activeTxnId === null ? [] : await cryptoModule.listCryptoCallbacks({ txn_id: activeTxnId }, { select: ["status", "fields", "created_at"], order: { created_at: "DESC" } })
-    const latest = callbacks.find((callback) => callback.status === invoice.gateway_status) ?? callbacks[0]
-    const fields: Record<string, unknown> = (latest?.fields as Record<string, unknown> | undefined) ?? {}
-
-    const whiteLabel = text(sessionData.wallet_hash) !== null
-    const required = wholeNumber(sessionData.expected_confirmations)
-    const current = wholeNumber(fields.confirmations)
-    const psysCid = invoice.psys_cid
-    // Every amount with its coin, derived from the invoice and the withdrawals that name it (src/core/account.ts).
-    const { holding: account } = await accountOfInvoices(cryptoModule, [invoice], { payment_session_ids: [invoice.session_id] })
-    const txUrls = Array.isArray(fields.tx_urls) ? fields.tx_urls.filter((url): url is string => typeof url === "string") : []
+    const rows = await cryptoModule.listCryptoInvoices({ cart_id: input.cart_id })
+    const invoice = input.invoice_id === null ? undefined : rows.find((row) => row.id === input.invoice_id) ?? (await cryptoModule.retrieveCryptoInvoice(input.invoice_id))
+    const live = new Set(input.live_session_ids ?? [])
+    const abandoned = rows
+      .filter((row) => row.id !== invoice?.id && row.txn_id !== null && (row.superseded_by !== null || !live.has(row.session_id)) && hasMoney(row))
+      .sort((a, b) => a.attempt - b.attempt)
+    let view: StoreCryptoPaymentInvoice | null = null
+    if (invoice !== undefined) {
+      const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: invoice.session_id } })
+      view = await invoiceView(cryptoModule, invoice, (sessions[0]?.data as Record<string, unknown> | null | undefined) ?? {})
+    }
+    const { accounts } = await accountOfInvoices(cryptoModule, abandoned)
 
     return new StepResponse<StoreCryptoPaymentStatus>({
       cart_id: input.cart_id,
-      order_id: text(orderLinks[0]?.order_id) ?? invoice.order_id,
+      order_id: text(orderLinks[0]?.order_id) ?? invoice?.order_id ?? null,
       payment_collection_status: text(carts[0].payment_collection?.status),
-      invoice: {
-        provider_id: invoice.provider_id,
-        order_number: invoice.order_number,
-        attempt: invoice.attempt,
-        txn_id: activeTxnId,
-        invoice_url: invoice.invoice_url,
-        status: invoice.gateway_status,
-        session_status: invoice.session_status,
-        white_label: whiteLabel,
-        psys_cid: psysCid,
-        currency: invoice.currency,
-        network: networkOf(psysCid),
-        source_currency: invoice.source_currency,
-        source_amount: invoice.source_amount,
-        amount: invoice.expected_amount,
-        expected_amount: invoice.expected_amount,
-        pending_amount: whiteLabel ? (invoice.session_status === "captured" ? "0" : text(fields.pending_amount) ?? (sameInvoice ? text(sessionData.pending_amount) : null)) : null,
-        received_amount: invoice.received_amount,
-        overpaid_amount: invoice.overpaid_amount,
-        underpaid_amount: invoice.underpaid_amount,
-        refund_due_amount: invoice.refund_due_amount,
-        account,
-        address: whiteLabel && sameInvoice ? text(sessionData.wallet_hash) : null,
-        qr_code: whiteLabel && sameInvoice ? qrDataUrl(fields.qr_code ?? sessionData.qr_code) : null,
-        expires_at: sameInvoice ? isoFromSeconds(sessionData.expire_utc) : null,
-        // Known once a payment is seen (a callback counts them) on an invoice that says how many it needs.
-        confirmations: required === null || current === null ? null : { current, required },
-        tx_urls: txUrls,
-        last_synced_at: isoOf(invoice.last_synced_at),
-      },
+      invoice: view,
+      cart_changed: invoice === undefined,
+      abandoned_payments: abandoned.map((row) => ({
+        order_number: row.order_number,
+        attempt: row.attempt,
+        txn_id: row.active_txn_id ?? row.txn_id,
+        status: row.gateway_status,
+        psys_cid: row.psys_cid,
+        currency: row.currency,
+        network: networkOf(row.psys_cid),
+        source_currency: row.source_currency,
+        source_amount: row.source_amount,
+        amount: row.expected_amount,
+        received_amount: row.received_amount ?? "0",
+        reason: abandonedReason(row),
+        next_step: "refund",
+        account: accounts.find((account) => account.invoice_id === row.id) ?? null,
+      })),
     })
   }
 )
+
+/** The current invoice as the storefront shows it, with its payment session's data. */
+async function invoiceView(cryptoModule: CryptoModuleService, invoice: InvoiceRow, sessionData: Record<string, unknown>): Promise<StoreCryptoPaymentInvoice> {
+  const activeTxnId = invoice.active_txn_id ?? invoice.txn_id
+  // A hosted-page coin switch moves the money to another invoice (spec §2.1): what the session
+  // holds (address, QR, expiry) describes the first one only.
+  const sameInvoice = activeTxnId !== null && activeTxnId === invoice.txn_id
+  const callbacks =
+    activeTxnId === null ? [] : await cryptoModule.listCryptoCallbacks({ txn_id: activeTxnId }, { select: ["status", "fields", "created_at"], order: { created_at: "DESC" } })
+  const latest = callbacks.find((callback) => callback.status === invoice.gateway_status) ?? callbacks[0]
+  const fields: Record<string, unknown> = (latest?.fields as Record<string, unknown> | undefined) ?? {}
+
+  const whiteLabel = text(sessionData.wallet_hash) !== null
+  const required = wholeNumber(sessionData.expected_confirmations)
+  const current = wholeNumber(fields.confirmations)
+  const psysCid = invoice.psys_cid
+  // Every amount with its coin, derived from the invoice and the withdrawals that name it (src/core/account.ts).
+  const { holding: account } = await accountOfInvoices(cryptoModule, [invoice], { payment_session_ids: [invoice.session_id] })
+  const txUrls = Array.isArray(fields.tx_urls) ? fields.tx_urls.filter((url): url is string => typeof url === "string") : []
+
+  return {
+    provider_id: invoice.provider_id,
+    order_number: invoice.order_number,
+    attempt: invoice.attempt,
+    txn_id: activeTxnId,
+    invoice_url: invoice.invoice_url,
+    status: invoice.gateway_status,
+    session_status: invoice.session_status,
+    white_label: whiteLabel,
+    psys_cid: psysCid,
+    currency: invoice.currency,
+    network: networkOf(psysCid),
+    source_currency: invoice.source_currency,
+    source_amount: invoice.source_amount,
+    amount: invoice.expected_amount,
+    expected_amount: invoice.expected_amount,
+    pending_amount: whiteLabel ? (invoice.session_status === "captured" ? "0" : text(fields.pending_amount) ?? (sameInvoice ? text(sessionData.pending_amount) : null)) : null,
+    received_amount: invoice.received_amount,
+    overpaid_amount: invoice.overpaid_amount,
+    underpaid_amount: invoice.underpaid_amount,
+    refund_due_amount: invoice.refund_due_amount,
+    account,
+    address: whiteLabel && sameInvoice ? text(sessionData.wallet_hash) : null,
+    qr_code: whiteLabel && sameInvoice ? qrDataUrl(fields.qr_code ?? sessionData.qr_code) : null,
+    expires_at: sameInvoice ? isoFromSeconds(sessionData.expire_utc) : null,
+    // Known once a payment is seen (a callback counts them) on an invoice that says how many it needs.
+    confirmations: required === null || current === null ? null : { current, required },
+    tx_urls: txUrls,
+    last_synced_at: isoOf(invoice.last_synced_at),
+  }
+}

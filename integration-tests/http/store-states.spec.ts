@@ -1,0 +1,343 @@
+// What the shopper is shown for the gateway's states (issue 17, store part), over real HTTP against
+// a white-label shop of the sandbox: the coins a cart is offered (the gateway's minimum, coins the
+// shop disabled, a zero total), carts outside the publishable key's sales channels, an invoice the
+// gateway refused, a cart that changed while its invoice was open, and fiat totals sent to the
+// gateway in the currency's minor units (docs/storefront.md).
+import path from "node:path"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import {
+  createApiKeysWorkflow,
+  createCartWorkflow,
+  createProductsWorkflow,
+  createRegionsWorkflow,
+  createSalesChannelsWorkflow,
+  linkSalesChannelsToApiKeyWorkflow,
+} from "@medusajs/medusa/core-flows"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { AxiosInstance } from "axios"
+import { Decimal } from "decimal.js"
+import { CRYPTO_MODULE } from "../../src/modules/crypto"
+import type CryptoModuleService from "../../src/modules/crypto/service"
+import { defaultSeed, startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
+import {
+  CRYPTO_PROVIDER_ID,
+  callbacksDeliveredAndProcessed,
+  controlOf,
+  createCryptoSession,
+  freePort,
+  orderIdsForCart,
+  requestFailure,
+  storefrontHeaders,
+  type CryptoStore,
+} from "./helpers"
+
+jest.setTimeout(180_000)
+
+/** The coin the white-label shop of this file's sandbox disabled in its gateway settings (spec §2.4 `hidden`). */
+const DISABLED_COIN = "TRX"
+
+let sandbox: RunningSandbox
+let shop: SandboxShop
+let stopSandbox: (() => Promise<void>) | undefined
+
+// As startTestSandbox (helpers.ts), with a seed whose white-label shop has disabled one coin: a shop's
+// settings are the seed's to say, not a test's to write into the running sandbox.
+beforeAll(async () => {
+  const savedEnv = { ...process.env }
+  const seed = defaultSeed()
+  const seedShop = seed.shops.find((candidate) => candidate.white_label)
+  if (seedShop === undefined) throw new Error("the bundled seed has no white-label shop")
+  seedShop.enabled_psys_cids = seedShop.enabled_psys_cids.filter((coin) => coin !== DISABLED_COIN)
+  sandbox = await startSandbox({ port: 0, internalTransferSeconds: 0, seed })
+  const found = sandbox.shops.find((candidate) => candidate.whiteLabel)
+  if (found === undefined) throw new Error("the sandbox has no white-label shop")
+  shop = found
+  const port = await freePort()
+  Object.assign(process.env, {
+    PORT: String(port),
+    MPC_TEST_BACKEND_URL: `http://localhost:${port}`,
+    MPC_TEST_GATEWAY_URL: sandbox.url,
+    MPC_TEST_GATEWAY_API_KEY: shop.secretKey,
+    MPC_TEST_WHITE_LABEL: "true",
+  })
+  stopSandbox = async () => {
+    await sandbox.close()
+    process.env = savedEnv
+  }
+})
+
+afterAll(() => stopSandbox?.())
+
+interface StoreOptions {
+  currency?: string
+  /** The product's price in major units, exactly as Medusa stores it. */
+  price?: number | string
+  email?: string
+}
+
+/** A sales channel with its publishable key, a region in `currency` taking crypto, one product at `price` and a cart holding it. */
+async function createStore(container: MedusaContainer, options: StoreOptions = {}): Promise<CryptoStore> {
+  const currency = options.currency ?? "eur"
+  const {
+    result: [channel],
+  } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Web" }] } })
+  const {
+    result: [key],
+  } = await createApiKeysWorkflow(container).run({ input: { api_keys: [{ title: "Storefront", type: "publishable", created_by: "test" }] } })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [channel.id] } })
+  const {
+    result: [region],
+  } = await createRegionsWorkflow(container).run({
+    input: { regions: [{ name: `Region ${currency}`, currency_code: currency, countries: [], payment_providers: [CRYPTO_PROVIDER_ID] }] },
+  })
+  const {
+    result: [product],
+  } = await createProductsWorkflow(container).run({
+    input: {
+      products: [
+        {
+          // Unique: a product's handle comes from its title, and every test of the file shares one database.
+          title: `Crypto mug ${channel.id}`,
+          status: "published",
+          options: [{ title: "Size", values: ["One"] }],
+          variants: [
+            {
+              title: "One",
+              options: { Size: "One" },
+              manage_inventory: false,
+              prices: [{ amount: options.price ?? 10.5, currency_code: currency }],
+            },
+          ],
+          sales_channels: [{ id: channel.id }],
+        },
+      ],
+    },
+  })
+  const { result: cart } = await createCartWorkflow(container).run({
+    input: {
+      region_id: region.id,
+      sales_channel_id: channel.id,
+      email: options.email ?? "shopper@example.com",
+      currency_code: currency,
+      items: [{ variant_id: product.variants[0].id, quantity: 1 }],
+    },
+  })
+  return { cartId: cart.id, publishableKey: key.token, variantId: product.variants[0].id }
+}
+
+async function collectionOf(api: AxiosInstance, store: CryptoStore): Promise<string> {
+  const { data } = await api.post("/store/payment-collections", { cart_id: store.cartId }, { headers: storefrontHeaders(store) })
+  return String(data.payment_collection.id)
+}
+
+function currencies(api: AxiosInstance, store: CryptoStore, key: CryptoStore = store) {
+  return api.get(`/store/crypto/currencies?cart_id=${encodeURIComponent(store.cartId)}`, { headers: storefrontHeaders(key), validateStatus: () => true })
+}
+
+function paymentStatus(api: AxiosInstance, store: CryptoStore, key: CryptoStore = store) {
+  return api.get(`/store/crypto/payment-status?cart_id=${encodeURIComponent(store.cartId)}`, { headers: storefrontHeaders(key), validateStatus: () => true })
+}
+
+function refresh(api: AxiosInstance, store: CryptoStore, key: CryptoStore = store) {
+  return api.post("/store/crypto/payment-sessions/refresh", { cart_id: store.cartId }, { headers: storefrontHeaders(key), validateStatus: () => true })
+}
+
+/** Our invoice mirror's rows for a cart, oldest attempt first. */
+async function mirrorOf(container: MedusaContainer, cartId: string) {
+  const rows = await container.resolve<CryptoModuleService>(CRYPTO_MODULE).listCryptoInvoices({ cart_id: cartId })
+  return [...rows].sort((a, b) => a.attempt - b.attempt)
+}
+
+/** Each capture's amount of a session as the exact decimal Medusa stored (major units). */
+async function capturedAmounts(container: MedusaContainer, sessionId: string): Promise<string[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "payment", fields: ["captures.raw_amount"], filters: { payment_session_id: sessionId } })
+  return data.flatMap((payment) => (payment.captures ?? []).map((capture: { raw_amount: { value: string } }) => new Decimal(capture.raw_amount.value).toFixed()))
+}
+
+interface CoinView {
+  psys_cid: string
+  reason?: string
+  minimum?: string
+  minimum_fiat?: string
+}
+
+const ids = (coins: readonly CoinView[]) => coins.map((coin) => coin.psys_cid).sort()
+
+medusaIntegrationTestRunner({
+  cwd: path.join(__dirname, "..", "app", ".server"),
+  testSuite: ({ api, getContainer }) => {
+    describe("the coins a cart is offered", () => {
+      it("lists a coin whose gateway minimum is above the cart total as unavailable, with its minimum in the coin and in the cart's currency", async () => {
+        // 1.00 EUR: BTC's minimum (0.0001 BTC) is about 5.91 EUR, ETH's (0.001 ETH) about 2.87 EUR.
+        const store = await createStore(getContainer(), { price: 1 })
+
+        const response = await currencies(api, store)
+
+        expect(response.status).toBe(200)
+        expect(ids(response.data.currencies)).toEqual(["BTC_TEST", "LTC", "USDT_ETH", "USDT_TRX"])
+        expect(ids(response.data.unavailable)).toEqual(["BTC", "ETH"])
+        const btc: CoinView = response.data.unavailable.find((coin: CoinView) => coin.psys_cid === "BTC")
+        expect(btc).toMatchObject({ reason: "below_minimum", minimum: "0.0001" })
+        expect(new Decimal(String(btc.minimum_fiat)).gt("1")).toBe(true)
+        expect(btc.minimum_fiat).toMatch(/^\d+\.\d{2}$/)
+        expect(response.data.reason).toBeNull()
+      })
+
+      it("refuses a payment session in a coin whose minimum is above the cart total, naming the coin and its minimum, creating nothing", async () => {
+        const container = getContainer()
+        const store = await createStore(container, { price: 1 })
+        const collectionId = await collectionOf(api, store)
+
+        const failure = await requestFailure(createCryptoSession(api, store, collectionId, { psys_cid: "BTC" }))
+
+        expect(failure.status).toBe(400)
+        expect(failure.message).toContain("BTC")
+        expect(failure.message).toContain("minimum of 0.0001 BTC")
+        expect(await mirrorOf(container, store.cartId)).toHaveLength(0)
+      })
+
+      it("never takes a coin the shop disabled at the gateway, even with no accepted-coin list set", async () => {
+        const container = getContainer()
+        const store = await createStore(container)
+        const collectionId = await collectionOf(api, store)
+
+        const failure = await requestFailure(createCryptoSession(api, store, collectionId, { psys_cid: DISABLED_COIN }))
+
+        expect(failure.status).toBe(400)
+        expect(failure.message).toContain(`data.psys_cid "${DISABLED_COIN}" is not offered`)
+        expect(await mirrorOf(container, store.cartId)).toHaveLength(0)
+        expect(ids((await currencies(api, store)).data.currencies)).not.toContain(DISABLED_COIN)
+      })
+
+      it("offers no coin for a zero total and says why", async () => {
+        const store = await createStore(getContainer(), { price: 0 })
+
+        const response = await currencies(api, store)
+
+        expect(response.status).toBe(200)
+        expect(response.data).toMatchObject({ total: "0", currencies: [], unavailable: [], reason: "zero_total" })
+      })
+    })
+
+    describe("a publishable key of another sales channel", () => {
+      it("gets 404 Not found from the payment status, the coin list and the refresh of a cart outside its channels", async () => {
+        const container = getContainer()
+        const store = await createStore(container)
+        const other = await createStore(container)
+        await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
+
+        const status = await paymentStatus(api, store, other)
+        const coins = await currencies(api, store, other)
+        const renewed = await refresh(api, store, other)
+
+        expect([status.status, coins.status, renewed.status]).toEqual([404, 404, 404])
+        expect(status.data.message).toBe("Not found")
+        expect((await paymentStatus(api, store)).status).toBe(200)
+      })
+    })
+
+    describe("an invoice the gateway refused", () => {
+      it("leaves nothing the payment status shows as pending: the shopper sees the refusal", async () => {
+        const container = getContainer()
+        // Medusa keeps this e-mail; the gateway refuses it, longer than it takes (spec §7: a validation error naming the field).
+        const store = await createStore(container, { email: `${"s".repeat(250)}@example.com` })
+        const collectionId = await collectionOf(api, store)
+
+        const failure = await requestFailure(createCryptoSession(api, store, collectionId, { psys_cid: "LTC" }))
+        const status = await paymentStatus(api, store)
+
+        expect(failure.status).toBe(400)
+        expect(failure.message).toContain("email")
+        expect(status.status).toBe(404)
+        expect(await mirrorOf(container, store.cartId)).toHaveLength(0)
+      })
+    })
+
+    describe("a cart that changes while its invoice is open", () => {
+      async function changedCart(container: MedusaContainer) {
+        const store = await createStore(container, { price: 84.9 })
+        const collectionId = await collectionOf(api, store)
+        const first = await createCryptoSession(api, store, collectionId, { psys_cid: "LTC" })
+        // The shopper adds something: Medusa deletes the cart's payment sessions (84.90 → 169.80).
+        await api.post(`/store/carts/${store.cartId}/line-items`, { variant_id: store.variantId, quantity: 1 }, { headers: storefrontHeaders(store) })
+        return { store, collectionId, first }
+      }
+
+      it("no longer presents the invoice of the deleted session as the cart's invoice", async () => {
+        const { store, first } = await changedCart(getContainer())
+
+        const { status, data } = await paymentStatus(api, store)
+
+        expect(status).toBe(200)
+        expect(data).toMatchObject({ cart_id: store.cartId, order_id: null, invoice: null, cart_changed: true, abandoned_payments: [] })
+        expect(JSON.stringify(data)).not.toContain(first.txnId)
+      })
+
+      it("shows money paid into it as an earlier invoice's payment to be returned, never as paid for the cart", async () => {
+        const container = getContainer()
+        const { store, collectionId, first } = await changedCart(container)
+        await controlOf(sandbox, shop).pay(first.txnId)
+        await callbacksDeliveredAndProcessed(sandbox, container)
+
+        const { data } = await paymentStatus(api, store)
+
+        expect(data.order_id).toBeNull()
+        expect(data.invoice).toBeNull()
+        expect(data.cart_changed).toBe(true)
+        expect(data.abandoned_payments).toHaveLength(1)
+        expect(data.abandoned_payments[0]).toMatchObject({
+          txn_id: first.txnId,
+          order_number: store.cartId,
+          psys_cid: "LTC",
+          source_amount: "84.9",
+          source_currency: "EUR",
+          reason: "cart_changed",
+          next_step: "refund",
+        })
+        expect(new Decimal(String(data.abandoned_payments[0].received_amount)).gt(0)).toBe(true)
+        expect(await orderIdsForCart(container, store.cartId)).toHaveLength(0)
+
+        // The shopper pays the new total with a new invoice; the earlier money is still shown for what it is.
+        const second = await createCryptoSession(api, store, collectionId, { psys_cid: "LTC" })
+        const after = (await paymentStatus(api, store)).data
+        expect(after.invoice).toMatchObject({ txn_id: second.txnId, attempt: 2, source_amount: "169.8", status: "new", session_status: "pending" })
+        expect(after.cart_changed).toBe(false)
+        expect(after.abandoned_payments).toHaveLength(1)
+        expect(after.abandoned_payments[0]).toMatchObject({ txn_id: first.txnId })
+      })
+    })
+
+    describe("fiat totals sent to the gateway", () => {
+      it("sends a four-decimal EUR total rounded half-up to cents and captures exactly the cart total", async () => {
+        const container = getContainer()
+        const store = await createStore(container, { price: "25.0699" })
+        const session = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
+
+        expect(sandbox.core.invoice(session.txnId)?.source_amount).toBe("25.07")
+        await controlOf(sandbox, shop).pay(session.txnId)
+        await callbacksDeliveredAndProcessed(sandbox, container)
+
+        expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
+        expect(await capturedAmounts(container, session.sessionId)).toEqual(["25.0699"])
+      })
+
+      it("sends a KWD total with its three decimals", async () => {
+        const store = await createStore(getContainer(), { currency: "kwd", price: "13.845" })
+        const session = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
+
+        expect(sandbox.core.invoice(session.txnId)?.source_amount).toBe("13.845")
+        expect(session.data.source_amount).toBe("13.845")
+      })
+
+      it("sends a JPY total without decimals", async () => {
+        const store = await createStore(getContainer(), { currency: "jpy", price: 1734 })
+        const session = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
+
+        expect(sandbox.core.invoice(session.txnId)?.source_amount).toBe("1734")
+        expect(session.data.source_amount).toBe("1734")
+      })
+    })
+  },
+})
