@@ -199,3 +199,20 @@ describe("control expire", () => {
     expect([answer.status, answer.code, answer.body.includes("txn_id")]).toEqual([422, 105, true])
   })
 })
+
+describe("control invoices", () => {
+  it("lists the shop's invoices in a status", async () => {
+    const paid = await newInvoice()
+    const open = await newInvoice()
+    await sandbox.control.pay(paid.txn_id, { confirmations: 0 })
+    const pending = (await sandbox.control.invoices({ status: "pending" })).map((i) => i.txn_id)
+    expect([pending.includes(paid.txn_id), pending.includes(open.txn_id)]).toEqual([true, false])
+  })
+
+  it("lists only the acting shop's invoices", async () => {
+    const invoice = await newInvoice()
+    const plain = sandbox.shops.find((s) => !s.whiteLabel)
+    const theirs = await sandbox.control.as(plain?.secretKey ?? "").invoices()
+    expect(theirs.some((i) => i.txn_id === invoice.txn_id)).toBe(false)
+  })
+})

@@ -69,6 +69,8 @@ export interface SandboxControl {
   readonly apiKey: string
   /** A payment is seen on the chain for the invoice. */
   pay(txnId: string, options?: PayOptions): Promise<InvoiceState>
+  /** The shop's invoices as the control API shows them, oldest first; `status` keeps only those in it. */
+  invoices(options?: { status?: string }): Promise<InvoiceState[]>
   /** The invoice as the control API shows it (status, amounts, transactions, chain links). */
   invoice(txnId: string): Promise<InvoiceState>
   /**
@@ -171,6 +173,7 @@ export function createControlClient(options: ControlClientOptions): SandboxContr
   return {
     apiKey: options.apiKey,
     pay: (txnId, o = {}) => call("POST", invoice(txnId, "pay"), defined({ amount: o.amount, confirmations: o.confirmations, error: o.error })),
+    invoices: (o = {}) => call("GET", "/invoices", undefined, o.status === undefined ? {} : { status: o.status }),
     invoice: (txnId) => call("GET", `/invoices/${encodeURIComponent(txnId)}`),
     settle: (txnId) => call("POST", invoice(txnId, "settle")),
     expire: (txnId) => call("POST", invoice(txnId, "expire")),

@@ -58,6 +58,21 @@ export function controlRoutes(faults: FaultInjector): Route[] {
     },
     {
       method: "GET",
+      pattern: `${CONTROL_PREFIX}/invoices`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        ctx.core.tick()
+        const status = ctx.params.text("status", 64)
+        return ok(
+          ctx.core
+            .shopInvoices(shop)
+            .filter((invoice) => status === null || invoice.status === status)
+            .map((invoice) => invoiceState(ctx.core, invoice))
+        )
+      },
+    },
+    {
+      method: "GET",
       pattern: `${CONTROL_PREFIX}/invoices/:txn_id`,
       handler: (ctx) => {
         const shop = controlShop(ctx)

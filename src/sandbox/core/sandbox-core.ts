@@ -112,6 +112,13 @@ export class SandboxCore {
     return this.invoices.get(txnId)
   }
 
+  /** The shop's invoices, oldest first. */
+  shopInvoices(shop: SeedShop): Invoice[] {
+    return Object.values(this.store.state.invoices)
+      .filter((invoice) => invoice.shop_id === shop.id)
+      .sort((a, b) => a.created_at - b.created_at)
+  }
+
   requireInvoice(shop: SeedShop, txnId: string): Invoice {
     return this.invoices.require(shop, txnId)
   }
