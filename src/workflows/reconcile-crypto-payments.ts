@@ -24,17 +24,18 @@ export const reconcileCryptoPaymentsWorkflow = createWorkflow(reconcileCryptoPay
     limit: input.limit ?? 50,
   }))
   const work = listCryptoWorkStep(settings)
+  const result = runCryptoReconcileStep(work)
+  // After the invoices, so the invoices' own gateway reads come first.
   const recovered = recoverCryptoPayInsStep({})
-  const all = transform({ work, recovered }, ({ work, recovered }) => ({
-    invoice_ids: work.invoice_ids,
-    callback_ids: [...recovered.callback_ids, ...work.callback_ids.filter((id) => !recovered.callback_ids.includes(id))],
-  }))
-  const result = runCryptoReconcileStep(all)
+  const payIns = runCryptoReconcileStep(transform({ recovered }, ({ recovered }) => ({ invoice_ids: [], callback_ids: recovered.callback_ids }))).config({
+    name: "run-crypto-reconcile-recovered-pay-ins",
+  })
   return new WorkflowResponse(
-    transform({ result, recovered }, ({ result, recovered }) => ({
-      ...result,
+    transform({ result, payIns, recovered }, ({ result, payIns, recovered }) => ({
+      synced: result.synced,
+      callbacks: result.callbacks + payIns.callbacks,
       pay_ins_recovered: recovered.callback_ids.length,
-      failed: result.failed + recovered.failed,
+      failed: result.failed + payIns.failed + recovered.failed,
     }))
   )
 })

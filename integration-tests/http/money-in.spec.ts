@@ -1,0 +1,340 @@
+// Money in (issue 17): deposits whose callbacks were lost, money after an invoice ended (expiry,
+// cancel, error), callbacks lost or delivered out of order, carts that changed while their invoice
+// was open. One app boot over the sandbox's WHITE-LABEL shop (deposit addresses need it, spec
+// §4.10), whose Status URL and Success URL both point at the plugin's callback route, so a pay_in
+// callback is two deliveries as the gateway sends them (spec §6.2). The sandbox is driven only
+// through its typed control client.
+import { randomBytes } from "node:crypto"
+import path from "node:path"
+import type { IAuthModuleService, ICustomerModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { AxiosInstance } from "axios"
+import { Decimal } from "decimal.js"
+import { defaultSeed, startSandbox, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
+import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
+import {
+  callbacksDeliveredAndProcessed,
+  createCryptoStore,
+  freePort,
+  orderIdsForCart,
+  startCryptoCheckout,
+  storefrontHeaders,
+  type CryptoStore,
+} from "./helpers"
+
+jest.setTimeout(240_000)
+
+const JWT_SECRET = "test-jwt-secret"
+/** Longer than any invoice lifetime (at most 10 days): an unpaid invoice expires. */
+const PAST_EXPIRY_SECONDS = 11 * 24 * 3600
+
+let sandbox: RunningSandbox
+let shop: SandboxShop
+let savedEnv: NodeJS.ProcessEnv
+
+// As startTestSandbox (helpers.ts), with the shops' Status and Success URLs set to the app's
+// callback route: deposit callbacks go there and nowhere else (spec §6.2).
+beforeAll(async () => {
+  savedEnv = { ...process.env }
+  const port = await freePort()
+  const hook = `http://localhost:${port}/hooks/crypto/crypto?json=true`
+  const seed = defaultSeed()
+  for (const seeded of seed.shops) {
+    seeded.status_url = hook
+    seeded.success_url = `${hook}&target=success`
+  }
+  sandbox = await startSandbox({ port: 0, internalTransferSeconds: 60, seed })
+  const found = sandbox.shops.find((candidate) => candidate.whiteLabel)
+  if (found === undefined) throw new Error("the sandbox seed has no white-label shop")
+  shop = found
+  Object.assign(process.env, {
+    PORT: String(port),
+    MPC_TEST_BACKEND_URL: `http://localhost:${port}`,
+    MPC_TEST_GATEWAY_URL: sandbox.url,
+    MPC_TEST_GATEWAY_API_KEY: shop.secretKey,
+    MPC_TEST_WHITE_LABEL: "true",
+  })
+})
+
+afterAll(async () => {
+  await sandbox?.close()
+  process.env = savedEnv
+})
+
+const control = (): SandboxControl => sandbox.control.as(shop.secretKey)
+
+/** The test app's container (set when the runner hands it over). */
+let appContainer: () => MedusaContainer = () => {
+  throw new Error("the test app is not running")
+}
+
+async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
+  const email = `admin-${randomBytes(4).toString("hex")}@example.com`
+  const user = await container.resolve<IUserModuleService>(Modules.USER).createUsers({ email, first_name: "Ada", last_name: "Admin" })
+  const identity = await container.resolve<IAuthModuleService>(Modules.AUTH).createAuthIdentities({
+    provider_identities: [{ provider: "emailpass", entity_id: email }],
+    app_metadata: { user_id: user.id },
+  })
+  const token = generateJwtToken(
+    { actor_id: user.id, actor_type: "user", auth_identity_id: identity.id, app_metadata: { user_id: user.id } },
+    { secret: JWT_SECRET, expiresIn: "1d" }
+  )
+  return { headers: { authorization: `Bearer ${token}` } }
+}
+
+const settle = () => callbacksDeliveredAndProcessed(sandbox, appContainer())
+
+/** The reconciliation job's workflow, for everything, now (the job waits a few minutes). */
+async function reconcile(): Promise<void> {
+  await reconcileCryptoPaymentsWorkflow(appContainer()).run({ input: { older_than_seconds: 0 } })
+  await settle()
+}
+
+/** Every delivery of `ref` the sandbox lost, delivered again now. */
+async function redeliverDropped(ref: string): Promise<number> {
+  const dropped = (await control().callbacks({ txnId: ref })).filter((delivery) => delivery.state === "dropped")
+  for (const delivery of dropped) await control().redeliver(delivery.id)
+  await settle()
+  return dropped.length
+}
+
+/** Every delivery of `ref`, delivered once more now (a gateway that repeats itself). */
+async function redeliverAll(ref: string): Promise<void> {
+  for (const delivery of await control().callbacks({ txnId: ref })) await control().redeliver(delivery.id)
+  await settle()
+}
+
+/** What a checkout's invoice asks (its session data, white-label: spec §2.1 `invoice_total_sum`). */
+function dueOf(session: { data: Record<string, unknown> }): string {
+  return new Decimal(String(session.data.invoice_total_sum)).toFixed()
+}
+
+/** `fraction` of what the invoice asks, in its coin (8 places, rounded down). */
+function part(session: { data: Record<string, unknown> }, fraction: string): string {
+  return new Decimal(dueOf(session)).times(fraction).toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed()
+}
+
+type Item = { id: string; kind: string; amount: string | null; psys_cid: string | null; currency: string | null; evidence: Record<string, unknown>; subject_id: string }
+
+async function attentionItems(api: AxiosInstance, auth: { headers: Record<string, string> }): Promise<Item[]> {
+  const { data } = await api.get("/admin/crypto/attention?limit=100", auth)
+  return data.items
+}
+
+/** The open attention items about one invoice (by its gateway txn_id) or pay_in. */
+async function itemsAbout(api: AxiosInstance, auth: { headers: Record<string, string> }, txnId: string): Promise<Item[]> {
+  return (await attentionItems(api, auth)).filter((item) => item.evidence.txn_id === txnId)
+}
+
+async function invoiceRow(container: MedusaContainer, cartId: string, txnId: string): Promise<Record<string, unknown>> {
+  const { data } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+    entity: "crypto_invoice",
+    fields: ["id", "session_status", "gateway_status", "received_amount", "psys_cid", "currency", "txn_id", "order_id"],
+    filters: { cart_id: cartId, txn_id: txnId },
+  })
+  if (data[0] === undefined) throw new Error(`no crypto invoice ${txnId}`)
+  return data[0]
+}
+
+medusaIntegrationTestRunner({
+  cwd: path.join(__dirname, "..", "app", ".server"),
+  testSuite: ({ api, getContainer }) => {
+    appContainer = getContainer
+    let auth: { headers: Record<string, string> }
+    beforeEach(async () => {
+      auth = await adminHeaders(getContainer())
+      await api.post("/admin/crypto/settings", { order_on_detection: true, underpaid_tolerance_percent: "0" }, auth)
+    })
+
+    async function depositAddress(uid: string): Promise<string> {
+      const created = await api.post("/admin/crypto/deposits", { uid, psys_cid: "LTC" }, auth)
+      return String(created.data.deposits[0].hash)
+    }
+
+    describe("deposits whose callbacks were lost", () => {
+      it("reads a customer's deposit back from the operations list into the customer's deposits and totals, once however late its callback comes", async () => {
+        const container = getContainer()
+        const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `payer-${randomBytes(4).toString("hex")}@example.com` })
+        const hash = await depositAddress(customer.id)
+
+        await control().dropCallbacks({ count: 2, event: "pay_in" })
+        const payIn = await control().payDeposit(hash, { amount: "0.7" })
+        await settle()
+        const deliveries = await control().callbacks({ txnId: payIn.id })
+        expect(deliveries.map((delivery) => delivery.state)).toEqual(["dropped", "dropped"])
+        const before = await api.get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
+        expect(before.data.totals).toEqual([])
+
+        await reconcile()
+        await reconcile()
+
+        const recovered = await api.get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
+        expect(recovered.data.totals).toEqual([{ psys_cid: "LTC", currency: "LTC", confirmed: "0.7", pending: "0", count: 1 }])
+        expect(recovered.data.pay_ins).toEqual([expect.objectContaining({ txn_id: payIn.id, amount: "0.7", psys_cid: "LTC", wallet_hash: hash, deposit_uid: customer.id, recovered: true })])
+
+        await control().advanceClock(3 * 3600)
+        expect(await redeliverDropped(payIn.id)).toBe(2)
+        await reconcile()
+
+        const after = await api.get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
+        expect(after.data.totals).toEqual([{ psys_cid: "LTC", currency: "LTC", confirmed: "0.7", pending: "0", count: 1 }])
+        const listed = await api.get(`/admin/crypto/deposits/callbacks?uid=${customer.id}`, auth)
+        expect(listed.data.callbacks.map((row: { txn_id: string }) => row.txn_id)).toEqual([payIn.id, payIn.id])
+        expect((await attentionItems(api, auth)).filter((item) => item.kind === "unmatched_pay_in" && item.evidence.txn_id === payIn.id)).toEqual([])
+      })
+
+      it("raises a lost deposit to an address of no customer as unmatched_pay_in with its amount and coin, once", async () => {
+        const hash = await depositAddress(`stranger-${randomBytes(4).toString("hex")}`)
+        await control().dropCallbacks({ count: 2, event: "pay_in" })
+        const payIn = await control().payDeposit(hash, { amount: "1.5" })
+        await settle()
+        expect(await itemsAbout(api, auth, payIn.id)).toEqual([])
+
+        await reconcile()
+        await control().advanceClock(3 * 3600)
+        await redeliverDropped(payIn.id)
+        await reconcile()
+
+        expect(await itemsAbout(api, auth, payIn.id)).toEqual([expect.objectContaining({ kind: "unmatched_pay_in", amount: "1.5", psys_cid: "LTC", currency: "LTC" })])
+      })
+    })
+
+    describe("money after an invoice ended", () => {
+      it("a payment after expiry of a partly paid invoice reaches the queue as a late payment of only the new money, once, and the account", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        const { txnId } = session
+        const first = part(session, "0.5")
+        await control().pay(txnId, { amount: first })
+        await settle()
+        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await settle()
+        const late = new Decimal(dueOf(session)).minus(first).toFixed()
+        await control().pay(txnId, { amount: late })
+        await settle()
+        await reconcile()
+        await redeliverAll(txnId)
+
+        const items = await itemsAbout(api, auth, txnId)
+        expect(items.filter((item) => item.kind === "late_payment")).toEqual([expect.objectContaining({ amount: late, psys_cid: "LTC", currency: "LTC" })])
+        expect(items.filter((item) => item.kind === "underpaid")).toEqual([expect.objectContaining({ amount: first, psys_cid: "LTC" })])
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)
+        expect(widget.data.accounts[0]).toMatchObject({ received: dueOf(session), psys_cid: "LTC", refund_due: first })
+      })
+
+      it("a payment to a cancelled invoice whose callback was lost and delivered again hours later reaches the queue once, with its amount and coin", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        const { txnId } = session
+        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await settle()
+
+        await control().dropCallbacks({ count: 1, txnId, event: "invoice" })
+        expect((await control().pay(txnId, {})).status).toBe("expired")
+        await settle()
+        expect(await itemsAbout(api, auth, txnId)).toEqual([])
+
+        await control().advanceClock(3 * 3600)
+        expect(await redeliverDropped(txnId)).toBe(1)
+        await redeliverAll(txnId)
+
+        expect(await itemsAbout(api, auth, txnId)).toEqual([expect.objectContaining({ kind: "late_payment", amount: dueOf(session), psys_cid: "LTC", currency: "LTC" })])
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+        expect(await invoiceRow(container, store.cartId, txnId)).toMatchObject({ session_status: "canceled", received_amount: dueOf(session), psys_cid: "LTC" })
+      })
+
+      it("an invoice paid then reported in error, which the gateway completes later, is captured (error → captured is a forward move) and its money raised once", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        const { txnId } = session
+        await control().pay(txnId, { error: true })
+        await settle()
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+        expect(await itemsAbout(api, auth, txnId)).toEqual([expect.objectContaining({ kind: "invoice_error", amount: dueOf(session), psys_cid: "LTC", currency: "LTC" })])
+
+        await control().settle(txnId)
+        await settle()
+        await redeliverAll(txnId)
+
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        expect(orderId).toBeDefined()
+        const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)
+        expect(widget.data.payments[0]).toMatchObject({ captured: "10.5" })
+        expect((await itemsAbout(api, auth, txnId)).map((item) => item.kind)).toEqual(["invoice_error"])
+      })
+
+      it("more money on a completed invoice (now mismatch) raises the surplus as overpaid once, however often it is delivered", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        const { txnId } = session
+        await control().pay(txnId, {})
+        await settle()
+        expect((await control().pay(txnId, { amount: "0.01" })).status).toBe("mismatch")
+        await settle()
+        await redeliverAll(txnId)
+        await reconcile()
+
+        expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
+        expect(await itemsAbout(api, auth, txnId)).toEqual([expect.objectContaining({ kind: "overpaid", amount: "0.01", psys_cid: "LTC", currency: "LTC" })])
+      })
+
+      it("a pending callback delivered after the completed one changes nothing (out of order)", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        const { txnId } = session
+        const first = part(session, "0.5")
+        await control().dropCallbacks({ count: 1, txnId, event: "invoice" })
+        await control().pay(txnId, { amount: first, confirmations: 0 })
+        await control().pay(txnId, {})
+        expect((await control().confirm(txnId)).status).toBe("completed")
+        await settle()
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+
+        expect(await redeliverDropped(txnId)).toBe(1)
+
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
+        expect(await invoiceRow(container, store.cartId, txnId)).toMatchObject({ session_status: "captured", received_amount: dueOf(session) })
+        expect(await itemsAbout(api, auth, txnId)).toEqual([])
+      })
+    })
+
+    describe("a cart that changes while its invoice is open", () => {
+      it("never marks captured the invoice whose session Medusa deleted: it is abandoned, with the gateway's reading and its money raised once", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const first = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        await api.post(`/store/carts/${store.cartId}/line-items`, { variant_id: store.variantId, quantity: 1 }, { headers: storefrontHeaders(store) })
+        await control().pay(first.txnId, {})
+        await settle()
+        await reconcile()
+
+        expect(await invoiceRow(container, store.cartId, first.txnId)).toMatchObject({ session_status: "abandoned", gateway_status: "completed", received_amount: dueOf(first), psys_cid: "LTC", order_id: null })
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+        expect(await itemsAbout(api, auth, first.txnId)).toEqual([expect.objectContaining({ kind: "abandoned_invoice_payment", amount: dueOf(first), psys_cid: "LTC", currency: "LTC" })])
+      })
+    })
+
+    describe("pending internal (spec §3)", () => {
+      it("is money seen, not yet in the wallet: the order is placed on detection, not captured, until the gateway completes it", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const session = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+        const { txnId } = session
+        expect((await control().pay(txnId, {})).status).toBe("pending internal")
+        await settle()
+        expect(await invoiceRow(container, store.cartId, txnId)).toMatchObject({ session_status: "pending_authorization", gateway_status: "pending internal" })
+
+        await control().advanceClock(61)
+        await settle()
+        expect(await invoiceRow(container, store.cartId, txnId)).toMatchObject({ session_status: "captured", gateway_status: "completed" })
+      })
+    })
+  },
+})
