@@ -43,6 +43,7 @@ export {
   resolveCryptoLabels,
   formatLabel,
   cryptoStatusText,
+  abandonedPaymentText,
   englishLabels,
   germanLabels,
   cryptoLabelsByLanguage,

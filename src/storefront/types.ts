@@ -83,6 +83,33 @@ export interface CryptoInvoiceStatus {
   last_synced_at?: string | null
 }
 
+/**
+ * Money received on an invoice the cart no longer uses (the cart changed after the invoice was
+ * made, or the cart got a newer invoice). It never pays the cart: the store sends it back to the
+ * shopper in its coin, and the shopper pays the cart's current total. Amounts in `currency`.
+ */
+export interface CryptoAbandonedPayment {
+  order_number: string
+  attempt?: number | null
+  txn_id: string | null
+  /** The gateway status of that invoice (spec §3). */
+  status?: string | null
+  psys_cid: string | null
+  currency: string | null
+  network?: string | null
+  /** What that invoice was made for, in the cart's currency. */
+  source_currency: string
+  source_amount: string
+  /** What that invoice asked for, in the coin. */
+  amount?: string | null
+  /** What it received, in the coin. */
+  received_amount: string
+  /** `cart_changed`: the cart changed; `amount_changed`: a new amount got a new invoice; `replaced`: a newer invoice followed an expired one. */
+  reason: "cart_changed" | "amount_changed" | "replaced" | (string & Record<never, never>)
+  /** What happens next: `refund`, the store sends the money back. */
+  next_step: "refund" | (string & Record<never, never>)
+}
+
 /** `GET /store/crypto/payment-status?cart_id=` (header `x-publishable-api-key`). */
 export interface CryptoPaymentStatusResponse {
   cart_id: string
@@ -90,8 +117,15 @@ export interface CryptoPaymentStatusResponse {
   order_id: string | null
   /** The cart's payment collection status ("not_paid", "awaiting", "authorized", "completed", ...). */
   payment_collection_status?: string | null
-  /** The cart's active crypto invoice; `null` before a crypto payment session exists. */
+  /**
+   * The cart's current crypto invoice; `null` before a crypto payment session exists, and after the
+   * cart changed until a new session is made (`cart_changed`).
+   */
   invoice: CryptoInvoiceStatus | null
+  /** The cart changed after its crypto invoice was made: that invoice pays nothing; start a new payment. */
+  cart_changed?: boolean
+  /** Money on invoices the cart no longer uses: to be returned by the store, never the cart's payment. */
+  abandoned_payments?: CryptoAbandonedPayment[]
 }
 
 /** One coin of `GET /store/crypto/currencies?cart_id=`. */
@@ -108,6 +142,20 @@ export interface CryptoCurrencyOption {
   default: boolean
 }
 
+/** A coin the store accepts that this cart cannot be paid with, and why. */
+export interface CryptoCurrencyUnavailable {
+  psys_cid: string
+  currency: string | null
+  name: string | null
+  icon: string | null
+  /** `below_minimum`: the cart total is below the smallest amount the gateway takes in this coin. */
+  reason: "below_minimum" | (string & Record<never, never>)
+  /** The coin's minimum, in the coin. */
+  minimum: string
+  /** The same in the cart's currency (rounded up). */
+  minimum_fiat: string
+}
+
 /** `GET /store/crypto/currencies?cart_id=`. */
 export interface CryptoCurrenciesResponse {
   cart_id: string
@@ -115,7 +163,12 @@ export interface CryptoCurrenciesResponse {
   provider_id: string
   currency_code: string
   total: string
+  /** The coins the shopper may pick. */
   currencies: CryptoCurrencyOption[]
+  /** Coins not offered for this cart, with the reason (absent from servers before 0.3). */
+  unavailable?: CryptoCurrencyUnavailable[]
+  /** Why no coin is offered at all: `zero_total` (nothing to pay); null otherwise. */
+  reason?: "zero_total" | (string & Record<never, never>) | null
 }
 
 /**
@@ -127,6 +180,8 @@ export interface CryptoCurrenciesResponse {
  * - `underpaid`: part received, the invoice still open; `amountDue` says what is left.
  * - `paid` / `overpaid`: paid (overpaid: more than asked, `overpaidAmount`).
  * - `expired`, `canceled`, `error`: the invoice failed; a new invoice is needed.
+ * - `cart_changed`: the cart changed after the invoice was made; it no longer pays the cart, and
+ *   a new payment for the new total is needed (money sent to it: `abandonedPayments`).
  */
 export type CryptoPaymentStatus =
   | "new"
@@ -138,10 +193,11 @@ export type CryptoPaymentStatus =
   | "expired"
   | "canceled"
   | "error"
+  | "cart_changed"
 
 export interface CryptoPaymentState {
   status: CryptoPaymentStatus
-  /** No later poll can change it (paid, overpaid, expired, canceled, error). */
+  /** No later poll can change it (paid, overpaid, expired, canceled, error, cart_changed). */
   final: boolean
   orderId: string | null
   psysCid: string | null
@@ -159,4 +215,6 @@ export interface CryptoPaymentState {
   confirmations: CryptoConfirmations | null
   expiresAt: string | null
   txUrls: string[]
+  /** Money on earlier invoices the cart no longer uses: the store returns it; it never counts as paid. */
+  abandonedPayments: CryptoAbandonedPayment[]
 }

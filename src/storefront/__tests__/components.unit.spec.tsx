@@ -45,6 +45,18 @@ describe("CryptoCoinPicker", () => {
     expect(onChange).toHaveBeenCalledWith("USDT_TRX")
   })
 
+  it("shows a coin whose minimum the total does not reach as disabled, with its minimum", () => {
+    const unavailable = [{ psys_cid: "BTC", currency: "BTC", name: "Bitcoin", icon: null, reason: "below_minimum", minimum: "0.0001", minimum_fiat: "5.92" }]
+    render(<CryptoCoinPicker currencies={coins.slice(0, 2)} unavailable={unavailable} value={null} onChange={() => undefined} total={{ amount: "1", currencyCode: "EUR" }} locale="en-US" />)
+    const btc = screen.getByRole("radio", { name: /BTC.*minimum is 0\.0001 BTC \(€5\.92\)/ }) as HTMLInputElement
+    expect(btc.disabled).toBe(true)
+  })
+
+  it("says why no coin is offered for a zero total", () => {
+    render(<CryptoCoinPicker currencies={[]} reason="zero_total" value={null} onChange={() => undefined} />)
+    expect(screen.getByText("Nothing to pay in crypto: the total is zero.")).toBeTruthy()
+  })
+
   it("shows the cart total in the shop's currency", () => {
     render(<CryptoCoinPicker currencies={coins} value={null} onChange={() => undefined} total={{ amount: "49.9", currencyCode: "EUR" }} locale="de-DE" />)
     expect(screen.getByRole("group").querySelector(".mpc-coin-picker-total")?.textContent).toBe("49,90\u00a0€")
@@ -207,6 +219,21 @@ describe("CryptoPaymentResult", () => {
     render(<CryptoPaymentResult status={statusWith({ status: "expired" })} retryHref="/checkout?step=payment" />)
     expect(screen.getByRole("status").textContent).toBe("The payment did not go through.")
     expect(screen.getByRole("link", { name: "Back to checkout" }).getAttribute("href")).toBe("/checkout?step=payment")
+  })
+
+  it("after a cart change, says so, offers the way back and says the earlier payment goes back to the shopper", () => {
+    const status = statusWith(null, {
+      cart_changed: true,
+      abandoned_payments: [
+        { order_number: "cart_1", txn_id: "txn_old", psys_cid: "LTC", currency: "LTC", source_currency: "EUR", source_amount: "84.9", received_amount: "1.1", reason: "cart_changed", next_step: "refund" },
+      ],
+    })
+    const onDecision = jest.fn()
+    const { container } = render(<CryptoPaymentResult status={status} retryHref="/checkout?step=payment" onDecision={onDecision} />)
+    expect(screen.getByRole("status").textContent).toBe("Your cart changed, so this invoice no longer applies. Please pay the new total.")
+    expect(container.querySelector(".mpc-result-abandoned")?.textContent).toContain("the store will send it back to you")
+    expect(onDecision).toHaveBeenCalledWith({ kind: "failed", reason: "cart_changed" })
+    expect(screen.getByRole("link", { name: "Back to checkout" })).toBeTruthy()
   })
 
   it("tells the page its decision, e.g. to complete the cart", () => {

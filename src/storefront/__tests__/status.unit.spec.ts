@@ -1,5 +1,51 @@
-import { resolveCryptoReturn, toCryptoPaymentState } from "../index"
+import { abandonedPaymentText, englishLabels, resolveCryptoReturn, toCryptoPaymentState, type CryptoAbandonedPayment } from "../index"
 import { statusWith } from "./fixtures"
+
+/** Money on the cart's earlier invoice (84.90 EUR) after the cart changed: what the store route answers. */
+const abandoned: CryptoAbandonedPayment = {
+  order_number: "cart_1",
+  attempt: 1,
+  txn_id: "txn_old",
+  status: "completed",
+  psys_cid: "LTC",
+  currency: "LTC",
+  network: "LTC",
+  source_currency: "EUR",
+  source_amount: "84.9",
+  amount: "1.11022381",
+  received_amount: "1.11022381",
+  reason: "cart_changed",
+  next_step: "refund",
+}
+
+describe("money on an invoice the cart no longer uses", () => {
+  it("no current invoice after the cart changed is cart_changed and final, never paid, even with that invoice paid in full", () => {
+    const state = toCryptoPaymentState(statusWith(null, { cart_changed: true, abandoned_payments: [abandoned] }))
+    expect(state).toMatchObject({ status: "cart_changed", final: true, abandonedPayments: [abandoned] })
+  })
+
+  it("never completes the cart for it: the return page goes back to checkout", () => {
+    const response = statusWith(null, { cart_changed: true, abandoned_payments: [abandoned], payment_collection_status: "not_paid" })
+    expect(resolveCryptoReturn(response)).toEqual({ kind: "failed", reason: "cart_changed" })
+  })
+
+  it("a new invoice for the new total is what the cart's status follows; the earlier money is listed apart", () => {
+    const state = toCryptoPaymentState(statusWith({ status: "new", txn_id: "txn_new" }, { abandoned_payments: [abandoned] }))
+    expect(state).toMatchObject({ status: "new", abandonedPayments: [abandoned] })
+    expect(resolveCryptoReturn(statusWith({ status: "new" }, { abandoned_payments: [abandoned] }))).toEqual({ kind: "pending" })
+  })
+
+  it("says in plain words what the money is and what happens next", () => {
+    expect(abandonedPaymentText(abandoned, englishLabels, "en-US")).toBe(
+      "You sent 1.11022381 LTC to an earlier invoice (cart_1, for €84.90) that no longer matches your cart. It does not pay for your order: the store will send it back to you in the same coin. Please pay the new total."
+    )
+  })
+
+  it("drops an earlier payment whose received amount is not a decimal string", () => {
+    const broken = { ...abandoned, received_amount: "about 1" }
+    expect(toCryptoPaymentState(statusWith(null, { cart_changed: true, abandoned_payments: [broken] })).abandonedPayments).toEqual([])
+  })
+})
 
 describe("the status model (toCryptoPaymentState)", () => {
   it("no invoice yet is pending, not final", () => {

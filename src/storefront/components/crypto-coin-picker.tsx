@@ -4,14 +4,18 @@ import { useId } from "react"
 import { formatCryptoAmount, formatFiatAmount } from "../lib/amount.js"
 import { cx, type ClassNames } from "../lib/class-names.js"
 import { describeCoin } from "../lib/coins.js"
-import { resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
-import type { CryptoCurrencyOption } from "../types.js"
+import { formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
+import type { CryptoCurrencyOption, CryptoCurrencyUnavailable } from "../types.js"
 
-export type CryptoCoinPickerPart = "root" | "legend" | "total" | "list" | "option" | "input" | "label" | "name" | "network" | "amount"
+export type CryptoCoinPickerPart = "root" | "legend" | "total" | "list" | "option" | "input" | "label" | "name" | "network" | "amount" | "unavailable" | "empty"
 
 export interface CryptoCoinPickerProps {
   /** The coins, from `GET /store/crypto/currencies` (`listCryptoCurrencies` / `useCryptoCurrencies`). */
   currencies: readonly CryptoCurrencyOption[]
+  /** Coins not offered for this cart (`unavailable` of the same answer): shown disabled, with their minimum. */
+  unavailable?: readonly CryptoCurrencyUnavailable[]
+  /** Why there is no coin at all (`reason` of the same answer, e.g. `zero_total`). */
+  reason?: string | null
   /** The chosen coin id (`psys_cid`), or null. */
   value: string | null
   onChange: (psysCid: string) => void
@@ -28,10 +32,12 @@ export interface CryptoCoinPickerProps {
 /**
  * Coins as a radio group (arrow keys move, space selects: native keyboard behaviour), each with
  * the coin and its network named ("USDT · Tron (TRC-20)") and the cart total in that coin. A coin
- * under maintenance is disabled and says so in words.
+ * under maintenance is disabled and says so in words; so is a coin whose minimum the cart total
+ * does not reach (`unavailable`, with the minimum in the coin and the cart's currency). A zero total
+ * offers no coin and says so.
  */
 export function CryptoCoinPicker(props: CryptoCoinPickerProps) {
-  const { currencies, value, onChange, total, disabled, locale, classNames = {} } = props
+  const { currencies, unavailable = [], reason = null, value, onChange, total, disabled, locale, classNames = {} } = props
   const labels = resolveCryptoLabels(locale, props.labels)
   const generated = useId()
   const name = props.name ?? `mpc-coin-${generated}`
@@ -80,7 +86,36 @@ export function CryptoCoinPicker(props: CryptoCoinPickerProps) {
             </li>
           )
         })}
+        {unavailable.map((coin) => {
+          const described = describeCoin(coin.psys_cid, coin.currency)
+          return (
+            <li
+              key={coin.psys_cid}
+              className={cx("mpc-coin-picker-option", classNames.option)}
+              data-psys-cid={coin.psys_cid}
+              data-checked="false"
+              data-unavailable="true"
+              data-reason={coin.reason}
+            >
+              <input id={`${name}-${coin.psys_cid}`} className={cx("mpc-coin-picker-input", classNames.input)} type="radio" name={name} value={coin.psys_cid} checked={false} disabled readOnly />
+              <label htmlFor={`${name}-${coin.psys_cid}`} className={cx("mpc-coin-picker-label", classNames.label)}>
+                <span className={cx("mpc-coin-picker-name", classNames.name)}>{described.code}</span>
+                <span className={cx("mpc-coin-picker-network", classNames.network)}>{described.network ?? coin.name ?? described.label}</span>
+                <span className={cx("mpc-coin-picker-unavailable", classNames.unavailable)}>
+                  {" "}
+                  (
+                  {formatLabel(labels.coinBelowMinimum, {
+                    minimum: formatCryptoAmount(coin.minimum, { locale, code: described.code }),
+                    minimumFiat: total ? formatFiatAmount(coin.minimum_fiat, total.currencyCode, locale) : coin.minimum_fiat,
+                  })}
+                  )
+                </span>
+              </label>
+            </li>
+          )
+        })}
       </ul>
+      {reason === "zero_total" ? <p className={cx("mpc-coin-picker-empty", classNames.empty)}>{labels.noCoinsZeroTotal}</p> : null}
     </fieldset>
   )
 }

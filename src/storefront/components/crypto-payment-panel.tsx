@@ -7,7 +7,7 @@ import { useCryptoPaymentStatus, type CryptoPaymentCallback } from "../hooks/use
 import { formatCryptoAmount } from "../lib/amount.js"
 import { cx, type ClassNames } from "../lib/class-names.js"
 import { describeCoin } from "../lib/coins.js"
-import { cryptoStatusText, formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
+import { abandonedPaymentText, cryptoStatusText, formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
 import { buildPaymentUri } from "../lib/payment-uri.js"
 import { toCryptoPaymentState } from "../lib/status.js"
 import type { CryptoPaymentStatusResponse } from "../types.js"
@@ -27,6 +27,7 @@ export type CryptoPaymentPanelPart =
   | "countdown"
   | "underpaid"
   | "overpaid"
+  | "abandoned"
   | "newInvoice"
   | "support"
 
@@ -48,7 +49,7 @@ export interface CryptoPaymentPanelProps {
   onPaid?: CryptoPaymentCallback
   onExpired?: CryptoPaymentCallback
   onFailed?: CryptoPaymentCallback
-  /** Offered on an expired, canceled or failed invoice: get a fresh one (e.g. a server action calling `refreshCryptoInvoice`). */
+  /** Offered on an expired, canceled or failed invoice, or after the cart changed: get a fresh one (e.g. a server action calling `refreshCryptoInvoice`). */
   onNewInvoice?: () => void | Promise<void>
   support?: CryptoSupportContact | null
   /** QR size in CSS pixels (default 192). */
@@ -98,7 +99,7 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
   const showDetails = OPEN_STATUSES.has(state.status) && state.address !== null
   const uri = showDetails && state.psysCid !== null && state.address !== null ? buildPaymentUri({ psysCid: state.psysCid, address: state.address, amount }) : null
   const shownAmount = amount !== null ? formatCryptoAmount(amount, { locale, code }) : null
-  const failed = state.status === "expired" || state.status === "canceled" || state.status === "error"
+  const failed = state.status === "expired" || state.status === "canceled" || state.status === "error" || state.status === "cart_changed"
 
   const renew = async (): Promise<void> => {
     if (!onNewInvoice) return
@@ -130,6 +131,11 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
             {formatLabel(labels.overpaidNote, { amount: formatCryptoAmount(state.overpaidAmount, { locale, code }) })}
           </p>
         ) : null}
+        {state.abandonedPayments.map((payment) => (
+          <p key={payment.order_number} className={cx("mpc-panel-abandoned", classNames.abandoned)} data-order-number={payment.order_number}>
+            {abandonedPaymentText(payment, labels, locale)}
+          </p>
+        ))}
       </div>
 
       {showDetails && state.address !== null ? (

@@ -3,11 +3,12 @@
 import { useEffect, useRef } from "react"
 import { useCryptoPaymentStatus, type CryptoPaymentCallback } from "../hooks/use-crypto-payment-status.js"
 import { cx, type ClassNames } from "../lib/class-names.js"
-import { resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
+import { abandonedPaymentText, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
 import { resolveCryptoReturn, type CryptoReturnDecision } from "../lib/return.js"
+import { toCryptoPaymentState } from "../lib/status.js"
 import type { CryptoPaymentStatusResponse } from "../types.js"
 
-export type CryptoPaymentResultPart = "root" | "message" | "orderLink" | "retryLink"
+export type CryptoPaymentResultPart = "root" | "message" | "abandoned" | "orderLink" | "retryLink"
 
 export interface CryptoPaymentResultProps {
   /** The status read by the return page (server side); with `fetchStatus`, the first one. */
@@ -55,7 +56,9 @@ export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
       : decision.kind === "complete"
         ? labels.resultComplete
         : decision.kind === "failed"
-          ? labels.resultFailed
+          ? decision.reason === "cart_changed"
+            ? labels.statusCartChanged
+            : labels.resultFailed
           : labels.resultPending
 
   return (
@@ -63,6 +66,11 @@ export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
       <p className={cx("mpc-result-message", classNames.message)} role="status" aria-live="polite" aria-atomic="true">
         {message}
       </p>
+      {toCryptoPaymentState(response).abandonedPayments.map((payment) => (
+        <p key={payment.order_number} className={cx("mpc-result-abandoned", classNames.abandoned)} data-order-number={payment.order_number}>
+          {abandonedPaymentText(payment, labels, locale)}
+        </p>
+      ))}
       {decision.kind === "order" && orderHref ? (
         <a className={cx("mpc-result-order-link", classNames.orderLink)} href={orderHref(decision.orderId)}>
           {labels.viewOrder}

@@ -1,7 +1,7 @@
 "use client"
 
 import { useCallback, useEffect, useRef, useState } from "react"
-import type { CryptoCurrenciesResponse, CryptoCurrencyOption } from "../types.js"
+import type { CryptoCurrenciesResponse, CryptoCurrencyOption, CryptoCurrencyUnavailable } from "../types.js"
 
 export interface UseCryptoCurrenciesOptions {
   /** Reads `GET /store/crypto/currencies` (e.g. a server action calling `listCryptoCurrencies`). */
@@ -14,8 +14,12 @@ export interface UseCryptoCurrenciesOptions {
 
 export interface UseCryptoCurrenciesResult {
   data: CryptoCurrenciesResponse | null
-  /** The coins, or [] before they are read. */
+  /** The coins the shopper may pick, or [] before they are read. */
   currencies: CryptoCurrencyOption[]
+  /** Coins not offered for this cart and why (e.g. `below_minimum` with the minimum), or []. */
+  unavailable: CryptoCurrencyUnavailable[]
+  /** Why no coin is offered at all (`zero_total`), else null. */
+  reason: string | null
   /** The coin the store marks as default, else the first one not under maintenance. */
   defaultCoin: string | null
   error: Error | null
@@ -59,5 +63,7 @@ export function useCryptoCurrencies(options: UseCryptoCurrenciesOptions): UseCry
   const currencies = data?.currencies ?? []
   const defaultCoin =
     currencies.find((coin) => coin.default && !coin.maintenance)?.psys_cid ?? currencies.find((coin) => !coin.maintenance)?.psys_cid ?? null
-  return { data, currencies, defaultCoin, error, loading, reload }
+  const unavailable = data?.unavailable ?? []
+  const reason = data?.reason ?? null
+  return { data, currencies, unavailable, reason, defaultCoin, error, loading, reload }
 }

@@ -24,7 +24,7 @@ export interface UseCryptoPaymentStatusOptions {
   onPaid?: CryptoPaymentCallback
   /** Once per invoice, when it expired. */
   onExpired?: CryptoPaymentCallback
-  /** Once per invoice, when it was canceled or failed. */
+  /** Once per invoice, when it was canceled or failed, or the cart changed since it was made (`cart_changed`). */
   onFailed?: CryptoPaymentCallback
 }
 
@@ -52,6 +52,7 @@ function callbackFor(state: CryptoPaymentState): CallbackName | null {
       return "onExpired"
     case "canceled":
     case "error":
+    case "cart_changed":
       return "onFailed"
     default:
       return null

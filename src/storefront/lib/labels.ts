@@ -1,4 +1,6 @@
-import type { CryptoPaymentStatus } from "../types.js"
+import type { CryptoAbandonedPayment, CryptoPaymentStatus } from "../types.js"
+import { formatCryptoAmount, formatFiatAmount } from "./amount.js"
+import { describeCoin } from "./coins.js"
 
 /**
  * The words the components show. English is built in, German proves the mechanism; a storefront
@@ -38,6 +40,14 @@ export interface CryptoLabels {
   statusExpired: string
   statusCanceled: string
   statusError: string
+  /** No current invoice: the cart changed after the invoice was made. */
+  statusCartChanged: string
+  /** Money on an invoice the cart no longer uses: `{amount}` (with its coin), `{order}`, `{total}` (what that invoice was for). */
+  abandonedPayment: string
+  /** A coin whose minimum the cart total does not reach: `{minimum}` (coin), `{minimumFiat}`. */
+  coinBelowMinimum: string
+  /** No coin for a zero total. */
+  noCoinsZeroTotal: string
   support: string
   resultPending: string
   resultComplete: string
@@ -84,6 +94,11 @@ export const englishLabels: CryptoLabels = {
   statusExpired: "This invoice has expired",
   statusCanceled: "This invoice was canceled",
   statusError: "The payment could not be processed",
+  statusCartChanged: "Your cart changed, so this invoice no longer applies. Please pay the new total.",
+  abandonedPayment:
+    "You sent {amount} to an earlier invoice ({order}, for {total}) that no longer matches your cart. It does not pay for your order: the store will send it back to you in the same coin. Please pay the new total.",
+  coinBelowMinimum: "not available for this total: the minimum is {minimum} ({minimumFiat})",
+  noCoinsZeroTotal: "Nothing to pay in crypto: the total is zero.",
   support: "Need help? Contact {contact}",
   resultPending: "Your payment is being confirmed. This page updates by itself.",
   resultComplete: "Payment received. Your order is being placed…",
@@ -130,6 +145,11 @@ export const germanLabels: CryptoLabels = {
   statusExpired: "Diese Rechnung ist abgelaufen",
   statusCanceled: "Diese Rechnung wurde storniert",
   statusError: "Die Zahlung konnte nicht verarbeitet werden",
+  statusCartChanged: "Ihr Warenkorb hat sich geändert, diese Rechnung gilt nicht mehr. Bitte zahlen Sie den neuen Betrag.",
+  abandonedPayment:
+    "Sie haben {amount} an eine frühere Rechnung ({order}, über {total}) gesendet, die nicht mehr zu Ihrem Warenkorb passt. Sie bezahlt Ihre Bestellung nicht: Der Shop sendet sie Ihnen in derselben Kryptowährung zurück. Bitte zahlen Sie den neuen Betrag.",
+  coinBelowMinimum: "für diesen Betrag nicht verfügbar: Mindestbetrag {minimum} ({minimumFiat})",
+  noCoinsZeroTotal: "Nichts mit Krypto zu zahlen: Der Betrag ist null.",
   support: "Hilfe? Kontakt: {contact}",
   resultPending: "Ihre Zahlung wird bestätigt. Diese Seite aktualisiert sich selbst.",
   resultComplete: "Zahlung erhalten. Ihre Bestellung wird angelegt…",
@@ -179,5 +199,21 @@ export function cryptoStatusText(status: CryptoPaymentStatus, labels: CryptoLabe
       return labels.statusCanceled
     case "error":
       return labels.statusError
+    case "cart_changed":
+      return labels.statusCartChanged
   }
+}
+
+/**
+ * One sentence for money on an invoice the cart no longer uses: what was sent, to which earlier
+ * invoice and for what total, that it does not pay the order, that the store sends it back, and
+ * that the new total is to be paid (`abandonedPayment`).
+ */
+export function abandonedPaymentText(payment: CryptoAbandonedPayment, labels: CryptoLabels, locale?: string): string {
+  const code = payment.psys_cid !== null ? describeCoin(payment.psys_cid, payment.currency).code : payment.currency ?? undefined
+  return formatLabel(labels.abandonedPayment, {
+    amount: formatCryptoAmount(payment.received_amount, { locale, code }),
+    order: payment.order_number,
+    total: formatFiatAmount(payment.source_amount, payment.source_currency, locale),
+  })
 }

@@ -8,7 +8,9 @@ import { toCryptoPaymentState } from "./status.js"
  * - `order`: an order exists (the callback placed it, or an earlier return): show it.
  * - `complete`: paid (or authorized) and no order yet: complete the cart (`sdk.store.cart.complete`).
  * - `pending`: not settled yet: show a waiting page that polls.
- * - `failed`: the invoice expired, was canceled or failed: back to checkout for a new invoice.
+ * - `failed`: the invoice expired, was canceled or failed, or the cart changed since it was made
+ *   (`cart_changed`: money sent to that invoice is returned by the store, never completes the cart):
+ *   back to checkout for a new invoice.
  */
 export type CryptoReturnDecision =
   | { kind: "order"; orderId: string }
@@ -17,7 +19,7 @@ export type CryptoReturnDecision =
   | { kind: "failed"; reason: CryptoFailureReason }
 
 /** `underpaid`: expired with only part of the amount received (a refund is due). */
-export type CryptoFailureReason = "expired" | "underpaid" | "canceled" | "error"
+export type CryptoFailureReason = "expired" | "underpaid" | "canceled" | "error" | "cart_changed"
 
 // "pending_authorization": the store places orders on detection, so completing the cart places the order.
 const AUTHORIZED_SESSION = new Set(["pending_authorization", "authorized", "captured"])
@@ -38,7 +40,13 @@ export function resolveCryptoReturn(status: CryptoPaymentStatusResponse): Crypto
       return { kind: "failed", reason: "canceled" }
     case "error":
       return { kind: "failed", reason: "error" }
+    case "cart_changed":
+      return { kind: "failed", reason: "cart_changed" }
     default:
+      // No current invoice: nothing of this cart is paid (money on an earlier invoice never is).
+      if (status.invoice === null) {
+        return { kind: "pending" }
+      }
       // Detected with the store placing orders on detection: the session is authorized, so the
       // cart can be completed now.
       if (AUTHORIZED_SESSION.has(status.invoice?.session_status ?? "") || AUTHORIZED_COLLECTION.has(status.payment_collection_status ?? "")) {

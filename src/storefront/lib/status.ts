@@ -1,8 +1,8 @@
-import type { CryptoPaymentState, CryptoPaymentStatus, CryptoPaymentStatusResponse } from "../types.js"
+import type { CryptoAbandonedPayment, CryptoPaymentState, CryptoPaymentStatus, CryptoPaymentStatusResponse } from "../types.js"
 import { compareDecimal, isDecimalString, isPositiveDecimal } from "./amount.js"
 
 /** The statuses no later poll can change. */
-export const FINAL_CRYPTO_STATUSES: readonly CryptoPaymentStatus[] = ["paid", "overpaid", "expired", "canceled", "error"]
+export const FINAL_CRYPTO_STATUSES: readonly CryptoPaymentStatus[] = ["paid", "overpaid", "expired", "canceled", "error", "cart_changed"]
 
 export function isFinalCryptoStatus(status: CryptoPaymentStatus): boolean {
   return FINAL_CRYPTO_STATUSES.includes(status)
@@ -17,6 +17,9 @@ const decimalOrNull = (value: string | null | undefined): string | null => (isDe
  * underpayment tolerance: session `captured`); `cancelled`; `cancelled duplicate` (paid in another
  * coin of the same chain: the store's active invoice decides, so it is not final here); `error`.
  * While the invoice is open, a `pending_amount` below the amount asked means part was received.
+ * No current invoice after the cart changed (`cart_changed`) is `cart_changed`. Money on an
+ * invoice the cart no longer uses (`abandoned_payments`) is listed apart and never makes the cart
+ * paid: the store returns it.
  */
 export function toCryptoPaymentState(response: CryptoPaymentStatusResponse | null | undefined): CryptoPaymentState {
   const invoice = response?.invoice ?? null
@@ -41,6 +44,9 @@ export function toCryptoPaymentState(response: CryptoPaymentStatusResponse | nul
     confirmations: invoice?.confirmations ?? null,
     expiresAt: invoice?.expires_at ?? null,
     txUrls: (invoice?.tx_urls ?? []).filter((url): url is string => typeof url === "string"),
+    abandonedPayments: (response?.abandoned_payments ?? []).filter(
+      (payment): payment is CryptoAbandonedPayment => typeof payment === "object" && payment !== null && isDecimalString(payment.received_amount)
+    ),
   }
 }
 
@@ -51,7 +57,7 @@ function statusOf(
 ): CryptoPaymentStatus {
   const invoice = response?.invoice ?? null
   if (invoice === null) {
-    return "pending"
+    return response?.cart_changed === true ? "cart_changed" : "pending"
   }
   const partlyPaid =
     (isPositiveDecimal(pendingAmount) && amount !== null && compareDecimal(pendingAmount, amount) < 0) ||

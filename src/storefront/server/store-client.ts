@@ -112,6 +112,14 @@ export function parsePaymentStatus(body: unknown, path = "/store/crypto/payment-
       fail(path, "invoice.tx_urls", "an array of URLs or null")
     }
   }
+  const abandoned = body.abandoned_payments
+  if (abandoned !== null && abandoned !== undefined) {
+    if (!Array.isArray(abandoned)) fail(path, "abandoned_payments", "an array")
+    abandoned.forEach((payment: unknown, index: number) => {
+      if (!isRecord(payment) || !isDecimalString(payment.received_amount)) fail(path, `abandoned_payments[${index}].received_amount`, "a decimal string")
+      if (!isDecimalString(payment.source_amount)) fail(path, `abandoned_payments[${index}].source_amount`, "a decimal string")
+    })
+  }
   // Checked above field by field; the remaining fields are display-only.
   return {
     ...(body as unknown as CryptoPaymentStatusResponse),
@@ -129,6 +137,15 @@ export function parseCurrencies(body: unknown, path = "/store/crypto/currencies"
     if (!isRecord(coin) || typeof coin.psys_cid !== "string") fail(path, `currencies[${index}].psys_cid`, "a string")
     if (coin.amount !== null && coin.amount !== undefined && !isDecimalString(coin.amount)) fail(path, `currencies[${index}].amount`, "a decimal string or null")
   })
+  const unavailable = body.unavailable
+  if (unavailable !== null && unavailable !== undefined) {
+    if (!Array.isArray(unavailable)) fail(path, "unavailable", "an array")
+    unavailable.forEach((coin: unknown, index: number) => {
+      if (!isRecord(coin) || typeof coin.psys_cid !== "string") fail(path, `unavailable[${index}].psys_cid`, "a string")
+      if (!isDecimalString(coin.minimum)) fail(path, `unavailable[${index}].minimum`, "a decimal string")
+      if (!isDecimalString(coin.minimum_fiat)) fail(path, `unavailable[${index}].minimum_fiat`, "a decimal string")
+    })
+  }
   // Checked above field by field; the remaining fields are display-only.
   return body as unknown as CryptoCurrenciesResponse
 }
