@@ -30,6 +30,9 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** How long the sandbox's `pending internal` lasts in HTTP tests (ETH, USDT_ETH, USDT_TRX), in real seconds. */
+export const INTERNAL_TRANSFER_SECONDS = 2
+
 export interface TestSandboxOptions {
   /** The seeded shop whose key the app uses: the white-label one, or one without white-label. */
   whiteLabel: boolean
@@ -52,7 +55,9 @@ export interface TestSandbox {
  */
 export async function startTestSandbox(options: TestSandboxOptions): Promise<TestSandbox> {
   const savedEnv = { ...process.env }
-  const sandbox = await startSandbox({ port: 0, internalTransferSeconds: 0 })
+  // `pending internal` lasts a real INTERNAL_TRANSFER_SECONDS; the sandbox's ticker (every second)
+  // ends it and sends the callback without any request (src/sandbox/README.md, "Life cycle").
+  const sandbox = await startSandbox({ port: 0, internalTransferSeconds: INTERNAL_TRANSFER_SECONDS })
   const shop = sandbox.shops.find((candidate) => candidate.whiteLabel === options.whiteLabel)
   if (shop === undefined) {
     await sandbox.close()
@@ -211,8 +216,28 @@ export async function callbacksProcessed(container: MedusaContainer, timeoutMs =
   }
 }
 
-/** The sandbox has delivered every callback it queued and our subscriber has processed them. */
-export async function callbacksDeliveredAndProcessed(sandbox: RunningSandbox, container: MedusaContainer): Promise<void> {
-  await sandbox.callbacksIdle()
-  await callbacksProcessed(container)
+/** The shops' invoices still in `pending internal`, as the sandbox's control API lists them. */
+async function invoicesInInternalTransfer(sandbox: RunningSandbox): Promise<string[]> {
+  const lists = await Promise.all(sandbox.shops.map((shop) => controlOf(sandbox, shop).invoices({ status: "pending internal" })))
+  return lists.flat().map((invoice) => invoice.txn_id)
+}
+
+/**
+ * The sandbox has delivered every callback it queued and our subscriber has processed them. An
+ * invoice in `pending internal` has one more callback due when its transfer ends (a real
+ * INTERNAL_TRANSFER_SECONDS later): this waits for that too, bounded by `timeoutMs`.
+ */
+export async function callbacksDeliveredAndProcessed(sandbox: RunningSandbox, container: MedusaContainer, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    // Listed first: a transfer that ends after this reading has queued its callback before the wait below.
+    const transferring = await invoicesInInternalTransfer(sandbox)
+    await sandbox.callbacksIdle()
+    await callbacksProcessed(container, Math.max(1, deadline - Date.now()))
+    if (transferring.length === 0) return
+    if (Date.now() > deadline) {
+      throw new Error(`invoices still in pending internal after ${timeoutMs} ms: ${transferring.join(", ")}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 }

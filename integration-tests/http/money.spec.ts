@@ -9,7 +9,7 @@ import { generateJwtToken, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
-import { signCallback } from "../../src/gateway"
+import { GatewayClient, signCallback } from "../../src/gateway"
 import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import {
@@ -67,17 +67,15 @@ const BECH32 = "023456789acdefghjklmnpqrstuvwxyz"
 const ltcAddress = () => `ltc1q${[...randomBytes(38)].map((byte) => BECH32[byte % BECH32.length]).join("")}`
 const key = () => `key-${randomBytes(8).toString("hex")}`
 
-/** What is due on a sandbox invoice and its coin's precision. */
-function dueAt(txnId: string): { total: Decimal; precision: number; psysCid: string } {
-  const invoice = sandbox.core.invoice(txnId)
-  const coin = invoice === undefined ? undefined : sandbox.core.coin(invoice.psys_cid)
-  if (invoice === undefined || coin === undefined) throw new Error(`the sandbox has no invoice ${txnId}`)
-  return { total: new Decimal(invoice.invoice_total_sum), precision: coin.precision, psysCid: invoice.psys_cid }
+/** What is due on a sandbox invoice and its coin's precision, as the sandbox's control API shows it. */
+async function dueAt(txnId: string): Promise<{ total: Decimal; precision: number; psysCid: string }> {
+  const invoice = await controlOf(sandbox, shop).invoice(txnId)
+  return { total: new Decimal(invoice.invoice_total_sum), precision: invoice.precision, psysCid: invoice.psys_cid }
 }
 
 /** `fraction` of what the invoice asks, rounded to its coin (up when more, down when less). */
-function part(txnId: string, fraction: string): string {
-  const { total, precision } = dueAt(txnId)
+async function part(txnId: string, fraction: string): Promise<string> {
+  const { total, precision } = await dueAt(txnId)
   return total.times(fraction).toDecimalPlaces(precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN).toFixed()
 }
 
@@ -98,22 +96,10 @@ async function expireEverything(): Promise<void> {
   await callbacksDeliveredAndProcessed(sandbox, appContainer())
 }
 
-/**
- * The gateway reports money it did not report before on an invoice (a payment after expiry, an
- * `error` that completes): the sandbox's invoice is changed to that state and its callback (spec
- * §6.1, the sandbox's own fields, signed with the shop's key) is delivered to the plugin.
- */
-async function gatewayLaterReports(api: AxiosInstance, txnId: string, status: "completed", amount: string): Promise<void> {
-  const invoice = sandbox.core.invoice(txnId)
-  const seedShop = sandbox.core.shopByKey(shop.secretKey)
-  const coin = invoice === undefined ? undefined : sandbox.core.coin(invoice.psys_cid)
-  if (invoice === undefined || seedShop === undefined || coin === undefined) throw new Error(`no sandbox invoice ${txnId}`)
-  invoice.txs.push({ txid: randomBytes(32).toString("hex"), value: amount, confirmations: coin.expected_confirmations, block_height: 1, seen_at: sandbox.clock.now() })
-  invoice.status = status
-  const signed = signCallback(sandbox.core.invoiceCallbackFields(invoice, coin, seedShop), { secretKey: shop.secretKey, format: "json" })
-  const answer = await api.post("/hooks/crypto/crypto?json=true", signed.body, { headers: { "content-type": signed.contentType } })
-  expect(answer.status).toBe(200)
-  await callbacksProcessed(appContainer())
+/** How many cash_out operations the gateway lists for the shop (its operations list, spec §4.3). */
+async function cashOutCount(): Promise<number> {
+  const list = await new GatewayClient({ apiKey: shop.secretKey, baseUrl: sandbox.url }).operations.list({ type: "cash_out", limit: 1 })
+  return list._meta?.totalCount ?? 0
 }
 
 async function attentionItems(api: AxiosInstance, auth: { headers: Record<string, string> }): Promise<Array<Record<string, unknown>>> {
@@ -143,10 +129,10 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "BTC" })
         const ltc = await switchCoin(txnId, "LTC")
-        const paid = part(ltc, "1.1")
+        const paid = await part(ltc, "1.1")
         await pay(ltc, paid)
         const orderId = await onlyOrder(container, store)
-        const overpaid = new Decimal(paid).minus(dueAt(ltc).total).toFixed()
+        const overpaid = new Decimal(paid).minus((await dueAt(ltc)).total).toFixed()
 
         const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)
         const holding = widget.data.accounts.find((account: { holds_order_money: boolean }) => account.holds_order_money)
@@ -187,10 +173,9 @@ medusaIntegrationTestRunner({
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
         expect(await attentionItems(api, auth)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "invoice_error", evidence: expect.objectContaining({ txn_id: txnId }) })]))
 
-        const invoice = sandbox.core.invoice(txnId)
-        if (invoice === undefined) throw new Error("no invoice")
-        invoice.txs.push({ txid: randomBytes(32).toString("hex"), value: invoice.invoice_total_sum, confirmations: 6, block_height: 1, seen_at: sandbox.clock.now() })
-        invoice.status = "completed"
+        // The gateway finishes the invoice (settle) and its callbacks are lost: only the polling learns it.
+        await controlOf(sandbox, shop).dropCallbacks({ txnId })
+        await controlOf(sandbox, shop).settle(txnId)
         await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
 
         const orderId = await onlyOrder(container, store)
@@ -203,10 +188,12 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         await expireEverything()
-        expect(sandbox.core.invoice(txnId)?.status).toBe("cancelled")
-        const amount = dueAt(txnId).total.toFixed()
+        expect((await controlOf(sandbox, shop).invoice(txnId)).status).toBe("cancelled")
+        const amount = (await dueAt(txnId)).total.toFixed()
 
-        await gatewayLaterReports(api, txnId, "completed", amount)
+        // The shopper's wallet sends after the end: the gateway records it (cancelled → expired, spec §3).
+        await pay(txnId, amount)
+        expect((await controlOf(sandbox, shop).invoice(txnId)).status).toBe("expired")
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
         const late = (await attentionItems(api, auth)).find((item) => item.kind === "late_payment" && (item.evidence as { txn_id?: string }).txn_id === txnId)
@@ -220,11 +207,11 @@ medusaIntegrationTestRunner({
         await api.post("/admin/crypto/settings", { underpaid_tolerance_percent: "5" }, auth)
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        const paid = part(txnId, "0.97")
+        const paid = await part(txnId, "0.97")
         await pay(txnId, paid)
         await expireEverything()
         const orderId = await onlyOrder(container, store)
-        const shortfall = dueAt(txnId).total.minus(paid).toFixed()
+        const shortfall = (await dueAt(txnId)).total.minus(paid).toFixed()
 
         const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)
         expect(widget.data.accounts[0]).toMatchObject({ underpaid: shortfall, psys_cid: "LTC", received: paid })
@@ -246,7 +233,7 @@ medusaIntegrationTestRunner({
         await api.post("/admin/crypto/settings", { order_on_detection: false }, auth)
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        const paid = part(txnId, "0.5")
+        const paid = await part(txnId, "0.5")
         await pay(txnId, paid)
         await expireEverything()
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
@@ -255,25 +242,25 @@ medusaIntegrationTestRunner({
 
         const address = ltcAddress()
         const body = { address, idempotency_key: key() }
+        const cashOutsBefore = await cashOutCount()
         const first = await api.post(`/admin/crypto/attention/${String(item?.id)}/refund`, body, auth)
         const again = await api.post(`/admin/crypto/attention/${String(item?.id)}/refund`, body, auth)
 
         expect(first.data.withdrawal).toMatchObject({ status: "completed", purpose: "underpayment", psys_cid: "LTC", total_amount: paid, recipients: [{ address, amount: paid }] })
         expect(first.data.attention).toMatchObject({ status: "resolved", resolution: "refunded", withdrawal_id: first.data.withdrawal.id })
         expect(again.data).toMatchObject({ replayed: true, withdrawal: { id: first.data.withdrawal.id } })
-        const cashOuts = sandbox.core.operations(sandbox.core.shopByKey(shop.secretKey)!).filter((r) => r.type === "cash_out" && "withdrawal" in r && r.withdrawal.to[0] === address)
-        expect(cashOuts).toHaveLength(1)
+        expect(await cashOutCount()).toBe(cashOutsBefore + 1)
       })
 
       it("raises an overpayment for the merchant with its amount in the paid coin", async () => {
         const container = getContainer()
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        const paid = part(txnId, "1.2")
+        const paid = await part(txnId, "1.2")
         await pay(txnId, paid)
         const orderId = await onlyOrder(container, store)
         const { data } = await api.get(`/admin/crypto/orders/${orderId}`, auth)
-        expect(data.attention).toEqual([expect.objectContaining({ kind: "overpaid", amount: new Decimal(paid).minus(dueAt(txnId).total).toFixed(), psys_cid: "LTC" })])
+        expect(data.attention).toEqual([expect.objectContaining({ kind: "overpaid", amount: new Decimal(paid).minus((await dueAt(txnId)).total).toFixed(), psys_cid: "LTC" })])
       })
     })
 
@@ -283,10 +270,10 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "BTC" })
         const ltc = await switchCoin(txnId, "LTC")
-        const btcPaid = part(txnId, "0.3")
+        const btcPaid = await part(txnId, "0.3")
         await pay(txnId, btcPaid)
         await pay(ltc)
-        expect(sandbox.core.invoice(txnId)?.status).toBe("cancelled duplicate")
+        expect((await controlOf(sandbox, shop).invoice(txnId)).status).toBe("cancelled duplicate")
         const orderId = await onlyOrder(container, store)
 
         const { data } = await api.get(`/admin/crypto/orders/${orderId}`, auth)
@@ -308,7 +295,7 @@ medusaIntegrationTestRunner({
         const current = data.invoices.find((invoice: { id: string }) => invoice.id === data.current_invoice_id)
         expect(current.txn_id).toBe(second.txnId)
         const items = await attentionItems(api, auth)
-        expect(items).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "abandoned_invoice_payment", amount: dueAt(first.txnId).total.toFixed(), psys_cid: "LTC" })]))
+        expect(items).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "abandoned_invoice_payment", amount: (await dueAt(first.txnId)).total.toFixed(), psys_cid: "LTC" })]))
       })
 
       it("raises a deposit pay_in whose uid is no customer, with its amount and coin, once however often it is delivered", async () => {
