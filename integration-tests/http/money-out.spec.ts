@@ -6,6 +6,7 @@ import type { IAuthModuleService, IUserModuleService, MedusaContainer } from "@m
 import { generateJwtToken, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
+import { Decimal } from "decimal.js"
 import { GatewayClient } from "../../src/gateway"
 import { resolveCryptoModule } from "../../src/modules/crypto"
 import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
@@ -235,6 +236,36 @@ medusaIntegrationTestRunner({
         expect(after.data.payments[0]).toMatchObject({ reserved: "0", refundable: "10.5" })
         const sent = await api.post("/admin/crypto/refunds", refund(second), auth)
         expect(sent.data.withdrawal).toMatchObject({ status: "completed", refund_id: expect.stringMatching(/^ref_/) })
+      })
+
+      it("keeps a Needs-attention refund answered with status error open and refuses another refund of the item until the merchant decides", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+        const invoice = await controlOf(sandbox, shop).invoice(txnId)
+        const paid = new Decimal(invoice.invoice_total_sum).times("1.1").toDecimalPlaces(invoice.precision, Decimal.ROUND_UP).toFixed()
+        await controlOf(sandbox, shop).pay(txnId, { amount: paid })
+        await callbacksDeliveredAndProcessed(sandbox, container)
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)
+        const item = widget.data.attention.find((candidate: { kind: string }) => candidate.kind === "overpaid")
+        expect(item).toMatchObject({ id: expect.any(String), psys_cid: "ETH" })
+        const refundPath = `/admin/crypto/attention/${item.id}/refund`
+
+        await failNextWithdrawal()
+        const first = await api.post(refundPath, { address: ethAddress(), idempotency_key: newKey() }, auth)
+        expect(first.data.withdrawal).toMatchObject({ purpose: "overpayment", status: "error", active_fingerprint: expect.any(String) })
+        expect(first.data.attention).toMatchObject({ status: "open", withdrawal_id: first.data.withdrawal.id })
+        const other = ethAddress()
+        const again = await requestFailure(api.post(refundPath, { address: other, idempotency_key: newKey() }, auth))
+        expect(again.status).toBe(400)
+        expect(again.message).toContain(first.data.withdrawal.operation_id)
+        expect(await operationsTo(other)).toBe(0)
+
+        await api.post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "failed", note: "the refund's operation is in error, nothing sent" }, auth)
+        const retried = await api.post(refundPath, { address: other, idempotency_key: newKey() }, auth)
+        expect(retried.data.withdrawal).toMatchObject({ status: "completed", total_amount: item.amount })
+        expect(retried.data.attention).toMatchObject({ status: "resolved", resolution: "refunded" })
       })
     })
   },

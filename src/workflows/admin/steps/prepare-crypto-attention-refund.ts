@@ -90,6 +90,8 @@ export const prepareCryptoAttentionRefundStep = createStep(prepareCryptoAttentio
     order_id: item.order_id,
     invoice_id: invoiceId,
     note: `Refund of attention item ${item.id} (${item.kind})`,
+    // The item's amount, checked against its coin's places like every amount (docs/money-out.md#amounts).
+    amount_field: "amount",
   }
   return new StepResponse({ attention_id: item.id, withdrawal: prepared })
 })

@@ -42,8 +42,10 @@ export const reserveCryptoWithdrawalStepId = "reserve-crypto-withdrawal"
  * Records the withdrawal under its idempotency key BEFORE anything is sent. Whoever inserts the
  * row is the only sender: a second request with the same key (double click, retry, another tab)
  * gets the recorded withdrawal back and sends nothing. An identical withdrawal with another key is
- * refused while the first is unresolved (the unique `active_fingerprint`). Nothing is compensated:
- * the record of an attempt is kept whatever happens next.
+ * refused while the first is unresolved (the unique `active_fingerprint`): 400, or 409 when the
+ * first failed at the gateway undecided (docs/money-out.md#failed-at-the-gateway). Every amount is
+ * checked first (docs/money-out.md#amounts): a refused amount records and sends nothing. Nothing is
+ * compensated: the record of an attempt is kept whatever happens next.
  */
 export const reserveCryptoWithdrawalStep = createStep(
   reserveCryptoWithdrawalStepId,

@@ -103,7 +103,11 @@ export const sendCryptoWithdrawalStepId = "send-crypto-withdrawal"
 /**
  * Sends a freshly reserved withdrawal to the gateway (spec §4.2), once. A replayed reservation is
  * returned as recorded. The result is written back in every case:
- * - an answer: `completed` / `error` with the operation id and tx links;
+ * - an answer: `completed` (the duplicate guard released) with the operation id and tx links;
+ * - an `error` answer (HTTP 201, spec §2.3): `error` with the operation id, the guard KEPT, the
+ *   operation read back (spec §4.4) and what the read showed stored as `gateway_evidence` (a failed
+ *   read too); the same payment waits for the merchant's `failed` decision
+ *   (docs/money-out.md#failed-at-the-gateway);
  * - anything that is not a clear refusal (no answer, a reset, a 5xx, a 2xx whose body is not JSON:
  *   the gateway may have acted): `outcome_unknown`, the duplicate guard kept, an event emitted;
  *   settled later by the operation that provably is it (reconcile) or by the merchant (resolve),

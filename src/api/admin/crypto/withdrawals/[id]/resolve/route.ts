@@ -6,7 +6,10 @@ import type { AdminResolveCryptoWithdrawalType } from "../../../validators"
  * POST /admin/crypto/withdrawals/:id/resolve — the merchant settles a withdrawal or crypto refund
  * whose outcome the gateway did not prove: `{ resolution: "operation", operation_id }` (this
  * operation is it) or `{ resolution: "not_sent", note }` (confirmed not sent after checking the
- * gateway; only this allows the same payment again). Recorded with the admin user and the time.
+ * gateway; only this allows the same payment again after an unknown outcome), or, for a withdrawal
+ * that failed at the gateway (status `error`, guard kept), `{ resolution: "failed", note }`: allow
+ * sending the same payment again (docs/money-out.md#failed-at-the-gateway). Recorded with the
+ * admin user and the time.
  */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminResolveCryptoWithdrawalType>, res: MedusaResponse) => {
   const { result } = await resolveCryptoWithdrawalWorkflow(req.scope).run({
