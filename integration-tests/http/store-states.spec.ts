@@ -309,6 +309,21 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("a new invoice for a changed cart", () => {
+      it("refresh gives a cart whose session Medusa deleted a new invoice for its new total", async () => {
+        const container = getContainer()
+        const store = await createStore(container, { price: 84.9 })
+        const first = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
+        await api.post(`/store/carts/${store.cartId}/line-items`, { variant_id: store.variantId, quantity: 1 }, { headers: storefrontHeaders(store) })
+
+        const renewed = await refresh(api, store)
+
+        expect(renewed.status).toBe(200)
+        expect(renewed.data).toMatchObject({ cart_changed: false, invoice: { attempt: 2, source_amount: "169.8", psys_cid: "LTC", status: "new" } })
+        expect(renewed.data.invoice.txn_id).not.toBe(first.txnId)
+      })
+    })
+
     describe("fiat totals sent to the gateway", () => {
       it("sends a four-decimal EUR total rounded half-up to cents and captures exactly the cart total", async () => {
         const container = getContainer()
