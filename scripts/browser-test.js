@@ -283,8 +283,7 @@ async function adminSteps(browser, demo) {
 // ---- "Needs attention" (docs/attention.md) ------------------------------------------------------
 // Money the sandbox can produce that no order explains: an overpayment, an underpayment beyond the
 // tolerance (the order placed on detection is canceled when the invoice expires), and a late payment
-// (money the gateway reports on the expired invoice, its signed callback delivered as the gateway
-// would). Then the tab is walked and one item of each kind is resolved.
+// (the shopper's money arriving on the ended invoice, through the sandbox's control API). Then the tab is walked and one item of each kind is resolved.
 
 const Decimal = require("decimal.js")
 const REFUND_ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
@@ -298,7 +297,7 @@ async function attentionCheckout(demo, fraction) {
   ;({ cart } = await store.store.cart.createLineItem(cart.id, { variant_id: seeded.variantId, quantity: 1 }))
   const { payment_collection: collection } = await store.store.payment.initiatePaymentSession(cart, { provider_id: "pp_crypto_crypto", data: { psys_cid: "BTC" } })
   const txnId = collection.payment_sessions.find((s) => s.provider_id === "pp_crypto_crypto").data.txn_id
-  const total = new Decimal(sandbox.core.invoice(txnId).invoice_total_sum)
+  const total = new Decimal((await sandbox.control.as(shop.secretKey).invoice(txnId)).invoice_total_sum)
   if (fraction !== null) {
     const amount = total.times(fraction).toDecimalPlaces(8, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN).toFixed()
     await sandbox.control.as(shop.secretKey).pay(txnId, { amount })
@@ -328,7 +327,7 @@ async function waitForSessionStatus(demo, cartId, sessionStatus, timeoutMs = 600
 }
 
 async function makeAttentionItems(demo) {
-  const { sandbox, shop, backendUrl } = demo
+  const { sandbox, shop } = demo
   await attentionCheckout(demo, "1.2")
   await attentionCheckout(demo, "0.5")
   const late = await attentionCheckout(demo, null)
@@ -337,14 +336,10 @@ async function makeAttentionItems(demo) {
   // The expiry must be applied (the order canceled) before money reaches the invoice: only then is
   // it a late payment rather than a payment.
   await waitForSessionStatus(demo, late.cartId, "canceled")
-  // The gateway reports money on the expired invoice: the sandbox's own callback fields, signed.
-  const { signCallback } = require(path.join(root, ".medusa/server/src/gateway/index.js"))
-  const invoice = sandbox.core.invoice(late.txnId)
-  const coin = sandbox.core.coin(invoice.psys_cid)
-  invoice.txs.push({ txid: "f".repeat(64), value: late.total.toFixed(), confirmations: coin.expected_confirmations, block_height: 1, seen_at: sandbox.clock.now() })
-  invoice.status = "completed"
-  const signed = signCallback(sandbox.core.invoiceCallbackFields(invoice, coin, sandbox.core.shopByKey(shop.secretKey)), { secretKey: shop.secretKey, format: "json" })
-  await fetch(`${backendUrl}/hooks/crypto/crypto?json=true`, { method: "POST", headers: { "content-type": signed.contentType }, body: signed.body })
+  // The shopper's wallet sends after the end: the gateway records the money on the ended invoice
+  // (cancelled → expired, docs/gateway-readings.md#money-after-the-end-of-an-invoice) and calls back.
+  await sandbox.control.as(shop.secretKey).pay(late.txnId, { amount: late.total.toFixed() })
+  await sandbox.callbacksIdle()
 }
 
 async function attentionSteps(page, admin, demo) {
