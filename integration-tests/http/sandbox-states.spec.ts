@@ -1,0 +1,72 @@
+// States the real gateway reaches, played by the sandbox through its control API and seen by the
+// plugin over real HTTP: `pending internal` that lasts a real INTERNAL_TRANSFER_SECONDS and ends by
+// itself (the sandbox's ticker moves it and sends the callback without any request), then the order.
+import path from "node:path"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { AxiosInstance } from "axios"
+import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
+import {
+  INTERNAL_TRANSFER_SECONDS,
+  callbacksDeliveredAndProcessed,
+  callbacksProcessed,
+  controlOf,
+  createCryptoStore,
+  orderIdsForCart,
+  startCryptoCheckout,
+  startTestSandbox,
+  storefrontHeaders,
+  type CryptoStore,
+  type TestSandbox,
+} from "./helpers"
+
+jest.setTimeout(180_000)
+
+let testSandbox: TestSandbox | undefined
+let sandbox: RunningSandbox
+let shop: SandboxShop
+
+beforeAll(async () => {
+  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_WHITE_LABEL: "true" } })
+  ;({ sandbox, shop } = testSandbox)
+})
+
+afterAll(() => testSandbox?.stop())
+
+async function paymentStatus(api: AxiosInstance, store: CryptoStore): Promise<Record<string, unknown>> {
+  const { data } = await api.get(`/store/crypto/payment-status?cart_id=${encodeURIComponent(store.cartId)}`, { headers: storefrontHeaders(store) })
+  return data
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+medusaIntegrationTestRunner({
+  cwd: path.join(__dirname, "..", "app", ".server"),
+  testSuite: ({ api, getContainer }) => {
+    describe("a coin with an internal transfer (USDT_TRX)", () => {
+      it("shows pending internal while the gateway moves the money, then the sandbox completes it by itself and the order is captured", async () => {
+        const container: MedusaContainer = getContainer()
+        const store = await createCryptoStore(container)
+        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "USDT_TRX" })
+
+        const paid = await controlOf(sandbox, shop).pay(txnId)
+        await sandbox.callbacksIdle()
+        await callbacksProcessed(container)
+        const during = await paymentStatus(api, store)
+
+        // No request reaches the sandbox meanwhile: its ticker ends the transfer and sends the callback.
+        await sleep((INTERNAL_TRANSFER_SECONDS + 1.5) * 1000)
+        const sentAlone = (await controlOf(sandbox, shop).callbacks({ txnId })).map((delivery) => delivery.status)
+        await callbacksDeliveredAndProcessed(sandbox, container)
+        const after = await paymentStatus(api, store)
+        const orderIds = await orderIdsForCart(container, store.cartId)
+
+        expect(paid.status).toBe("pending internal")
+        expect(during).toMatchObject({ invoice: { txn_id: txnId, status: "pending internal" } })
+        expect(sentAlone).toEqual(["pending internal", "completed"])
+        expect(orderIds).toHaveLength(1)
+        expect(after).toMatchObject({ order_id: orderIds[0], invoice: { txn_id: txnId, status: "completed", session_status: "captured" } })
+      })
+    })
+  },
+})
