@@ -14,7 +14,7 @@ import { Decimal } from "decimal.js"
 import { defaultSeed, startSandbox, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import {
-  callbacksDeliveredAndProcessed,
+  callbacksProcessed,
   createCryptoStore,
   freePort,
   orderIdsForCart,
@@ -83,7 +83,15 @@ async function adminHeaders(container: MedusaContainer): Promise<{ headers: Reco
   return { headers: { authorization: `Bearer ${token}` } }
 }
 
-const settle = () => callbacksDeliveredAndProcessed(sandbox, appContainer())
+/**
+ * The sandbox delivered what it queued and the plugin processed it. Not the shared helper, which
+ * also waits for `pending internal` transfers to end: here they end only when the test moves the
+ * sandbox's clock.
+ */
+async function settle(): Promise<void> {
+  await sandbox.callbacksIdle()
+  await callbacksProcessed(appContainer())
+}
 
 /** The reconciliation job's workflow, for everything, now (the job waits a few minutes). */
 async function reconcile(): Promise<void> {
@@ -192,16 +200,18 @@ medusaIntegrationTestRunner({
         expect(await itemsAbout(api, auth, payIn.id)).toEqual([])
 
         await reconcile()
-        await control().advanceClock(3 * 3600)
-        await redeliverDropped(payIn.id)
-        await reconcile()
+        const raised = [expect.objectContaining({ kind: "unmatched_pay_in", amount: "1.5", psys_cid: "LTC", currency: "LTC", evidence: expect.objectContaining({ wallet_hash: hash }) })]
+        expect(await itemsAbout(api, auth, payIn.id)).toEqual(raised)
 
-        expect(await itemsAbout(api, auth, payIn.id)).toEqual([expect.objectContaining({ kind: "unmatched_pay_in", amount: "1.5", psys_cid: "LTC", currency: "LTC" })])
+        await control().advanceClock(3 * 3600)
+        expect(await redeliverDropped(payIn.id)).toBe(2)
+        await reconcile()
+        expect(await itemsAbout(api, auth, payIn.id)).toEqual(raised)
       })
     })
 
     describe("money after an invoice ended", () => {
-      it("a payment after expiry of a partly paid invoice reaches the queue as a late payment of only the new money, once, and the account", async () => {
+      it("payments after expiry of a partly paid invoice reach the queue as one late payment of only the new money, and the account keeps what was owed at expiry", async () => {
         const container = getContainer()
         const store = await createCryptoStore(container)
         const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
@@ -211,14 +221,17 @@ medusaIntegrationTestRunner({
         await settle()
         await control().advanceClock(PAST_EXPIRY_SECONDS)
         await settle()
-        const late = new Decimal(dueOf(session)).minus(first).toFixed()
-        await control().pay(txnId, { amount: late })
+        const rest = new Decimal(dueOf(session)).minus(first)
+        const late = rest.times("0.5").toDecimalPlaces(8, Decimal.ROUND_DOWN)
+        await control().pay(txnId, { amount: late.toFixed() })
+        await settle()
+        await control().pay(txnId, { amount: rest.minus(late).toFixed() })
         await settle()
         await reconcile()
         await redeliverAll(txnId)
 
         const items = await itemsAbout(api, auth, txnId)
-        expect(items.filter((item) => item.kind === "late_payment")).toEqual([expect.objectContaining({ amount: late, psys_cid: "LTC", currency: "LTC" })])
+        expect(items.filter((item) => item.kind === "late_payment")).toEqual([expect.objectContaining({ amount: rest.toFixed(), psys_cid: "LTC", currency: "LTC" })])
         expect(items.filter((item) => item.kind === "underpaid")).toEqual([expect.objectContaining({ amount: first, psys_cid: "LTC" })])
         const [orderId] = await orderIdsForCart(container, store.cartId)
         const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)

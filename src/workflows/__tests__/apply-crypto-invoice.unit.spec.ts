@@ -203,6 +203,12 @@ describe("applyCryptoInvoice", () => {
     expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
   })
 
+  it("keeps what was owed back at cancellation when late money leaves the invoice short (still canceled), so the next late payment is counted from it", async () => {
+    const { deps, invoice } = world({ session_status: "canceled", received_amount: "0.0001", refund_due_amount: "0.0001" })
+    await applyCryptoInvoice(assessment("canceled", "expired", { kind: "failed", received_amount: "0.00015", refund_due_amount: "0.00015" }), deps)
+    expect(invoice).toMatchObject({ received_amount: "0.00015", refund_due_amount: "0.0001", session_status: "canceled" })
+  })
+
   it("keeps what was owed back at cancellation when late money arrives, so the late amount is counted once however often it is synced", async () => {
     const { deps, invoice } = world({ session_status: "canceled", received_amount: "0.0001", refund_due_amount: "0.0001" })
     await applyCryptoInvoice(assessment("captured", "expired", { kind: "paid", received_amount: "0.000175" }), deps)

@@ -150,7 +150,9 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
     expected_amount: input.expected_amount ?? invoice.expected_amount,
     overpaid_amount: input.overpaid_amount,
     underpaid_amount: input.underpaid_amount,
-    refund_due_amount: input.refund_due_amount,
+    // What was owed back when the invoice was canceled stays as it was: money arriving after that
+    // is late money (src/core/attention.ts counts it from this figure, once, however often synced).
+    refund_due_amount: current === "canceled" ? invoice.refund_due_amount : input.refund_due_amount,
     ...(input.psys_cid !== null ? { psys_cid: input.psys_cid } : {}),
     ...(input.currency !== null ? { currency: input.currency } : {}),
     ...(target === "error" && invoice.errored_at === null ? { errored_at: new Date() } : {}),
@@ -164,12 +166,8 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
   if (target !== current && !isForwardMove(current, target)) {
     // Keep the applied state (e.g. pending after captured). Money seen on a canceled invoice is
     // recorded with its coin (a late payment, raised for the merchant); otherwise only the time.
-    // What was owed back when it was canceled (`refund_due_amount`) is kept: the late money is what
-    // came on top of it (src/core/attention.ts), counted once however often the invoice is synced.
     const lateMoney = current === "canceled" && input.received_amount !== null && input.received_amount !== invoice.received_amount
-    await cryptoModule.updateCryptoInvoices(
-      lateMoney ? { id: invoice.id, ...observed, refund_due_amount: invoice.refund_due_amount } : { id: invoice.id, last_synced_at: observed.last_synced_at }
-    )
+    await cryptoModule.updateCryptoInvoices(lateMoney ? { id: invoice.id, ...observed } : { id: invoice.id, last_synced_at: observed.last_synced_at })
     if (target === "captured" || target === "canceled" || target === "error") {
       logger.warn(
         `crypto invoice ${invoice.order_number}: the gateway now says ${input.gateway_status} after ${current} was applied; nothing moved (money received: ${input.received_amount ?? "unknown"})`
