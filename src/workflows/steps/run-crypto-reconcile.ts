@@ -1,6 +1,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { failureReason } from "../../core/errors"
 import { handleCryptoCallbackWorkflow } from "../handle-crypto-callback"
 import { recordCryptoCallbackFailureWorkflow } from "../record-crypto-callback-failure"
 import { syncCryptoInvoiceWorkflow } from "../sync-crypto-invoice"
@@ -30,11 +31,11 @@ export const runCryptoReconcileStep = createStep(
         result.callbacks += 1
       } catch (error) {
         result.failed += 1
-        const reason = error instanceof Error ? error.message : String(error)
+        const reason = failureReason(error)
         logger.warn(`crypto reconciliation: callback ${callbackId} failed again: ${reason}`)
         await recordCryptoCallbackFailureWorkflow(container)
           .run({ input: { callback_id: callbackId, error: reason } })
-          .catch((failure: unknown) => logger.warn(`crypto reconciliation: the failure of callback ${callbackId} could not be recorded: ${failure instanceof Error ? failure.message : String(failure)}`))
+          .catch((failure: unknown) => logger.warn(`crypto reconciliation: the failure of callback ${callbackId} could not be recorded: ${failureReason(failure)}`))
       }
     }
     for (const invoiceId of input.invoice_ids) {
@@ -43,7 +44,7 @@ export const runCryptoReconcileStep = createStep(
         result.synced += 1
       } catch (error) {
         result.failed += 1
-        logger.warn(`crypto reconciliation: invoice ${invoiceId} could not be synced: ${error instanceof Error ? error.message : String(error)}`)
+        logger.warn(`crypto reconciliation: invoice ${invoiceId} could not be synced: ${failureReason(error)}`)
       }
     }
     return new StepResponse(result)

@@ -1,0 +1,345 @@
+// Every documented `crypto.*` event (docs/events.md) received by a subscriber with its payload, and
+// the Needs-attention kinds no other HTTP file covers (unknown outcomes of withdrawals, refunds and
+// exchanges; callbacks whose processing keeps failing), paged over stored and derived items. One app
+// boot, over the sandbox's white-label shop; every gateway state comes from the sandbox's control API.
+import { randomBytes } from "node:crypto"
+import path from "node:path"
+import type { IAuthModuleService, IEventBusModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
+import { createCartWorkflow } from "@medusajs/medusa/core-flows"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Decimal } from "decimal.js"
+import { CryptoEvents, type CryptoEventName, type CryptoMoneyEvent } from "../../src/core/events"
+import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
+import type { RunningSandbox, SandboxControl, SandboxShop } from "../../src/sandbox"
+import {
+  CRYPTO_PROVIDER_ID,
+  callbacksDeliveredAndProcessed,
+  controlOf,
+  createCryptoStore,
+  orderIdsForCart,
+  requestFailure,
+  startCryptoCheckout,
+  startTestSandbox,
+  type CryptoStore,
+  type TestSandbox,
+} from "./helpers"
+
+jest.setTimeout(300_000)
+
+const JWT_SECRET = "test-jwt-secret"
+/** Admin calls to the gateway give up after this long, so a dropped answer is seen quickly. */
+const ADMIN_TIMEOUT_MS = 3000
+/** Longer than any invoice lifetime (at most 10 days): an unpaid invoice expires. */
+const PAST_EXPIRY_SECONDS = 11 * 24 * 3600
+
+let testSandbox: TestSandbox | undefined
+let sandbox: RunningSandbox
+let shop: SandboxShop
+let control: SandboxControl
+
+beforeAll(async () => {
+  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(ADMIN_TIMEOUT_MS) } })
+  ;({ sandbox, shop } = testSandbox)
+  control = controlOf(sandbox, shop)
+})
+
+afterAll(() => testSandbox?.stop())
+
+/** What a store's subscriber receives: the event's name and its data. */
+interface ReceivedEvent {
+  name: CryptoEventName
+  data: CryptoMoneyEvent
+}
+
+async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
+  const email = `admin-${randomBytes(4).toString("hex")}@example.com`
+  const user = await container.resolve<IUserModuleService>(Modules.USER).createUsers({ email, first_name: "Ada", last_name: "Admin" })
+  const identity = await container.resolve<IAuthModuleService>(Modules.AUTH).createAuthIdentities({
+    provider_identities: [{ provider: "emailpass", entity_id: email }],
+    app_metadata: { user_id: user.id },
+  })
+  const token = generateJwtToken(
+    { actor_id: user.id, actor_type: "user", auth_identity_id: identity.id, app_metadata: { user_id: user.id } },
+    { secret: JWT_SECRET, expiresIn: "1d" }
+  )
+  return { headers: { authorization: `Bearer ${token}` } }
+}
+
+/** Polls `check` until it stops throwing, at most `timeoutMs`; then its last failure fails the test. */
+async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+}
+
+const ethAddress = () => `0x${randomBytes(20).toString("hex")}`
+const key = () => `key-${randomBytes(8).toString("hex")}`
+const DECIMAL = /^\d+(\.\d+)?$/
+
+medusaIntegrationTestRunner({
+  cwd: path.join(__dirname, "..", "app", ".server"),
+  testSuite: ({ api, getContainer }) => {
+    const received: ReceivedEvent[] = []
+    let auth: { headers: Record<string, string> }
+
+    beforeAll(() => {
+      // A store's subscriber, as docs/events.md shows one: registered on Medusa's event bus for every event.
+      const bus = getContainer().resolve<IEventBusModuleService>(Modules.EVENT_BUS)
+      for (const name of Object.values(CryptoEvents)) {
+        bus.subscribe(name, async (event) => {
+          received.push({ name, data: event.data as CryptoMoneyEvent })
+        })
+      }
+    })
+
+    beforeEach(async () => {
+      auth = await adminHeaders(getContainer())
+    })
+
+    /** The events received about one subject (an invoice mirror, a withdrawal, an exchange). */
+    const eventsAbout = (name: CryptoEventName, match: (data: CryptoMoneyEvent) => boolean) => received.filter((event) => event.name === name && match(event.data))
+
+    /** A cart paying an invoice in `psysCid`: the invoice as the sandbox shows it, and the cart. */
+    async function openInvoice(psysCid: string) {
+      const container = getContainer()
+      const store = await createCryptoStore(container)
+      const { txnId } = await startCryptoCheckout(api, store, { psys_cid: psysCid })
+      return { store, txnId, invoice: await control.invoice(txnId) }
+    }
+
+    /** One more cart of the same store (region, sales channel, the one product). */
+    async function anotherCart(store: CryptoStore): Promise<string> {
+      const container = getContainer()
+      const { data } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "cart", fields: ["region_id", "sales_channel_id", "currency_code"], filters: { id: store.cartId } })
+      const { result } = await createCartWorkflow(container).run({
+        input: {
+          region_id: String(data[0].region_id),
+          sales_channel_id: String(data[0].sales_channel_id),
+          currency_code: String(data[0].currency_code),
+          email: "shopper@example.com",
+          items: [{ variant_id: store.variantId, quantity: 1 }],
+        },
+      })
+      return result.id
+    }
+
+    /** The open Needs-attention queue as the admin reads it (one page large enough for this file's items). */
+    async function openAttention() {
+      const { data } = await api.get("/admin/crypto/attention?limit=200", auth)
+      return data as { items: Array<Record<string, unknown> & { id: string; kind: string; amount: string | null; psys_cid: string | null }>; count: number }
+    }
+
+    describe("money received", () => {
+      it("tells a subscriber about an overpayment: crypto.attention.raised and crypto.payment.overpaid, the surplus in the paid coin", async () => {
+        const { store, txnId, invoice } = await openInvoice("LTC")
+        const surplus = "0.01"
+        await control.pay(txnId, { amount: new Decimal(invoice.invoice_total_sum).plus(surplus).toFixed() })
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
+
+        const [overpaid] = await eventually(() => {
+          const found = eventsAbout(CryptoEvents.PAYMENT_OVERPAID, (data) => data.order_id === orderId)
+          expect(found).toHaveLength(1)
+          return found
+        })
+        expect(overpaid.data).toEqual({
+          id: expect.stringMatching(/^catt_/),
+          provider_id: CRYPTO_PROVIDER_ID,
+          order_id: orderId,
+          psys_cid: "LTC",
+          currency: "LTC",
+          amount: surplus,
+          kind: "overpaid",
+          subject_id: expect.stringMatching(/^cinv_/),
+        })
+        expect(eventsAbout(CryptoEvents.ATTENTION_RAISED, (data) => data.id === overpaid.data.id).map((event) => event.data)).toEqual([overpaid.data])
+      })
+
+      it("tells a subscriber about an underpayment beyond the tolerance with what was received, once however often the callback comes", async () => {
+        const { txnId, invoice } = await openInvoice("LTC")
+        const paid = new Decimal(invoice.invoice_total_sum).div(2).toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed()
+        await control.pay(txnId, { amount: paid })
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        await control.advanceClock(PAST_EXPIRY_SECONDS)
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        const [last] = (await control.callbacks({ txnId })).slice(-1)
+        await control.redeliver(last.id)
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+
+        const underpaid = await eventually(() => {
+          const found = eventsAbout(CryptoEvents.PAYMENT_UNDERPAID, (data) => data.psys_cid === "LTC" && data.amount === paid)
+          expect(found).toHaveLength(1)
+          return found[0]
+        })
+        expect(underpaid.data).toMatchObject({ kind: "underpaid", currency: "LTC", provider_id: CRYPTO_PROVIDER_ID })
+        expect(eventsAbout(CryptoEvents.ATTENTION_RAISED, (data) => data.id === underpaid.data.id)).toHaveLength(1)
+      })
+
+      it("tells a subscriber about money that reached an invoice after it expired: crypto.payment.late with its amount and coin", async () => {
+        const { txnId, invoice } = await openInvoice("LTC")
+        await control.advanceClock(PAST_EXPIRY_SECONDS)
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        await control.pay(txnId, { amount: invoice.invoice_total_sum })
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+
+        const late = await eventually(() => {
+          const found = eventsAbout(CryptoEvents.PAYMENT_LATE, (data) => data.amount === invoice.invoice_total_sum && data.psys_cid === "LTC")
+          expect(found).toHaveLength(1)
+          return found[0]
+        })
+        expect(late.data).toMatchObject({ kind: "late_payment", currency: "LTC", provider_id: CRYPTO_PROVIDER_ID })
+        const queue = await openAttention()
+        expect(queue.items.filter((item) => item.id === late.data.id)).toEqual([expect.objectContaining({ kind: "late_payment", amount: invoice.invoice_total_sum, psys_cid: "LTC" })])
+      })
+    })
+
+    describe("money out whose outcome is unknown", () => {
+      it("a withdrawal the gateway did not confirm: crypto.withdrawal.outcome_unknown, and withdrawal_unknown in Needs attention", async () => {
+        await control.fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
+        const { data } = await api.post(
+          "/admin/crypto/withdrawals",
+          { idempotency_key: key(), psys_cid: "ETH", recipients: [{ address: ethAddress(), amount: "0.0123" }], fee_plan: "normal" },
+          auth
+        )
+        expect(data.withdrawal.status).toBe("outcome_unknown")
+
+        const event = await eventually(() => {
+          const found = eventsAbout(CryptoEvents.WITHDRAWAL_OUTCOME_UNKNOWN, (payload) => payload.id === data.withdrawal.id)
+          expect(found).toHaveLength(1)
+          return found[0]
+        })
+        expect(event.data).toEqual({ id: data.withdrawal.id, provider_id: CRYPTO_PROVIDER_ID, order_id: null, psys_cid: "ETH", currency: "ETH", amount: "0.0123" })
+        const queue = await openAttention()
+        expect(queue.items.filter((item) => item.id === data.withdrawal.id)).toEqual([expect.objectContaining({ kind: "withdrawal_unknown", amount: "0.0123", psys_cid: "ETH", source: "withdrawal" })])
+      })
+
+      it("a crypto refund the gateway did not confirm: crypto.refund.outcome_unknown, and refund_unknown in Needs attention", async () => {
+        const { store, txnId } = await openInvoice("ETH")
+        await control.pay(txnId)
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
+        const { data: quoted } = await api.post("/admin/crypto/refunds/quote", { order_id: orderId }, auth)
+        await control.fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
+        const { data } = await api.post("/admin/crypto/refunds", { idempotency_key: key(), order_id: orderId, amount: "10.5", rate: quoted.quote.rate, address: ethAddress() }, auth)
+        expect(data.withdrawal.status).toBe("outcome_unknown")
+
+        const event = await eventually(() => {
+          const found = eventsAbout(CryptoEvents.REFUND_OUTCOME_UNKNOWN, (payload) => payload.id === data.withdrawal.id)
+          expect(found).toHaveLength(1)
+          return found[0]
+        })
+        expect(event.data).toEqual({ id: data.withdrawal.id, provider_id: CRYPTO_PROVIDER_ID, order_id: orderId, psys_cid: "ETH", currency: "ETH", amount: quoted.quote.coin_amount })
+        const queue = await openAttention()
+        expect(queue.items.filter((item) => item.id === data.withdrawal.id)).toEqual([expect.objectContaining({ kind: "refund_unknown", order_id: orderId, amount: quoted.quote.coin_amount, psys_cid: "ETH" })])
+      })
+
+      it("an exchange the gateway did not confirm: crypto.exchange.outcome_unknown, and exchange_unknown in Needs attention with its amount and coin", async () => {
+        await control.fault({ path: "/api/v1/exchanges/new", mode: "5xx" })
+        const { data } = await api.post(
+          "/admin/crypto/exchanges",
+          { idempotency_key: key(), from_currency: "ETH", to_currency: "BTC", from_amount: "0.5", to_address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", confirmed: true },
+          auth
+        )
+        expect(data.exchange.status).toBe("outcome_unknown")
+
+        const event = await eventually(() => {
+          const found = eventsAbout(CryptoEvents.EXCHANGE_OUTCOME_UNKNOWN, (payload) => payload.id === data.exchange.id)
+          expect(found).toHaveLength(1)
+          return found[0]
+        })
+        expect(event.data).toMatchObject({ id: data.exchange.id, provider_id: CRYPTO_PROVIDER_ID, psys_cid: "ETH", amount: "0.5" })
+        const queue = await openAttention()
+        expect(queue.items.filter((item) => item.id === data.exchange.id)).toEqual([expect.objectContaining({ kind: "exchange_unknown", amount: "0.5", psys_cid: "ETH", source: "exchange" })])
+      })
+    })
+
+    describe("the queue's pages", () => {
+      it("pages over stored and derived items: every item once, the count the same on every page", async () => {
+        // Derived items: two withdrawals and one exchange of unknown outcome. Stored items: three overpayments.
+        await control.fault({ path: "/api/v1/operations/withdraw", mode: "5xx", count: 2 })
+        for (const amount of ["0.011", "0.012"]) {
+          const { data } = await api.post("/admin/crypto/withdrawals", { idempotency_key: key(), psys_cid: "ETH", recipients: [{ address: ethAddress(), amount }], fee_plan: "normal" }, auth)
+          expect(data.withdrawal.status).toBe("outcome_unknown")
+        }
+        await control.fault({ path: "/api/v1/exchanges/new", mode: "5xx" })
+        const exchange = await api.post(
+          "/admin/crypto/exchanges",
+          { idempotency_key: key(), from_currency: "ETH", to_currency: "BTC", from_amount: "0.5", to_address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", confirmed: true },
+          auth
+        )
+        expect(exchange.data.exchange.status).toBe("outcome_unknown")
+        const store = await createCryptoStore(getContainer())
+        for (const cartId of [store.cartId, await anotherCart(store), await anotherCart(store)]) {
+          const { txnId } = await startCryptoCheckout(api, { ...store, cartId }, { psys_cid: "LTC" })
+          const invoice = await control.invoice(txnId)
+          await control.pay(txnId, { amount: new Decimal(invoice.invoice_total_sum).plus("0.001").toFixed() })
+        }
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+
+        const first = await eventually(async () => {
+          const current = await openAttention()
+          expect(current.count).toBe(6)
+          return current
+        })
+        expect(first.items.map((item) => item.kind).sort()).toEqual(["exchange_unknown", "overpaid", "overpaid", "overpaid", "withdrawal_unknown", "withdrawal_unknown"])
+        const pages: string[][] = []
+        for (let offset = 0; offset < 8; offset += 2) {
+          const { data } = await api.get(`/admin/crypto/attention?limit=2&offset=${offset}`, auth)
+          expect(data.count).toBe(6)
+          pages.push(data.items.map((item: { id: string }) => item.id))
+        }
+        expect(pages.map((page) => page.length)).toEqual([2, 2, 2, 0])
+        expect(new Set(pages.flat())).toEqual(new Set(first.items.map((item) => item.id)))
+        const badge = await api.get("/admin/crypto/attention/count", auth)
+        expect(badge.data.count).toBe(6)
+      })
+
+      it("answers 400 naming the field for a limit that is not a whole number", async () => {
+        const { status, message } = await requestFailure(api.get("/admin/crypto/attention?limit=two", auth))
+        expect(status).toBe(400)
+        expect(message).toContain("limit")
+      })
+    })
+
+    describe("a callback whose processing keeps failing", () => {
+      it("is raised as callback_failed with the announced amount and coin and a readable reason, and tells a subscriber", async () => {
+        const { txnId, invoice } = await openInvoice("LTC")
+        // The gateway fails every read while the callback is processed (the processing reads the invoice back).
+        await control.fault({ path: "/api/v1/operations", mode: "5xx", count: 1000 })
+        await control.pay(txnId)
+        await sandbox.callbacksIdle()
+        for (let run = 0; run < 3; run += 1) {
+          await reconcileCryptoPaymentsWorkflow(getContainer()).run({ input: { older_than_seconds: 0 } })
+        }
+
+        const queue = await eventually(async () => {
+          const current = await openAttention()
+          expect(current.items.filter((item) => item.kind === "callback_failed" && (item.evidence as { txn_id?: string }).txn_id === txnId)).toHaveLength(1)
+          return current
+        })
+        const item = queue.items.find((candidate) => candidate.kind === "callback_failed" && (candidate.evidence as { txn_id?: string }).txn_id === txnId)
+        expect(item).toMatchObject({ psys_cid: "LTC", amount: invoice.invoice_total_sum })
+        expect(item?.amount).toMatch(DECIMAL)
+        const reason = String((item?.evidence as { last_error?: string }).last_error)
+        expect(reason).not.toContain("[object Object]")
+        expect(reason).not.toContain(shop.secretKey)
+        expect(reason.length).toBeGreaterThan(10)
+        const raised = await eventually(() => {
+          const found = eventsAbout(CryptoEvents.ATTENTION_RAISED, (data) => data.id === item?.id)
+          expect(found).toHaveLength(1)
+          return found[0]
+        })
+        expect(raised.data).toMatchObject({ kind: "callback_failed", psys_cid: "LTC", amount: invoice.invoice_total_sum, provider_id: CRYPTO_PROVIDER_ID })
+        // Back to a gateway that answers (and fresh state) for whatever runs after.
+        await control.reset()
+      })
+    })
+  },
+})
