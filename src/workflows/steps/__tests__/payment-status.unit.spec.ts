@@ -1,3 +1,4 @@
+import { assertCartInSalesChannels, CART_NOT_FOUND_MESSAGE } from "../find-cart-crypto-invoice"
 import { networkOf } from "../read-crypto-payment-status"
 import { isCryptoInvoiceStale, PAYMENT_STATUS_STALE_AFTER_MS } from "../refresh-stale-crypto-invoice"
 
@@ -38,5 +39,21 @@ describe("networkOf", () => {
   it("names a coin without a suffix by itself", () => {
     expect(networkOf("BTC")).toBe("BTC")
     expect(networkOf(null)).toBeNull()
+  })
+})
+
+describe("assertCartInSalesChannels", () => {
+  it("lets a cart of one of the publishable key's sales channels through", () => {
+    expect(() => assertCartInSalesChannels({ sales_channel_id: "sc_web" }, ["sc_app", "sc_web"])).not.toThrow()
+  })
+
+  it("answers Not found for a cart of another sales channel, as for an unknown cart", () => {
+    expect(() => assertCartInSalesChannels({ sales_channel_id: "sc_other" }, ["sc_web"])).toThrow(CART_NOT_FOUND_MESSAGE)
+    expect(() => assertCartInSalesChannels(undefined, ["sc_web"])).toThrow(CART_NOT_FOUND_MESSAGE)
+  })
+
+  it("answers Not found for a cart without a sales channel, and for a key without any", () => {
+    expect(() => assertCartInSalesChannels({ sales_channel_id: null }, ["sc_web"])).toThrow(CART_NOT_FOUND_MESSAGE)
+    expect(() => assertCartInSalesChannels({ sales_channel_id: "sc_web" }, [])).toThrow(CART_NOT_FOUND_MESSAGE)
   })
 })
