@@ -265,3 +265,20 @@ describe("POST /_sandbox/invoices/:txn_id/expire", () => {
     expect([error.status, error.code, error.body.includes("txn_id")]).toEqual([422, 105, true])
   })
 })
+
+describe("POST /_sandbox/shop", () => {
+  afterEach(() => control.shopSettings({ enabledPsysCids: ["BTC", "BTC_TEST", "LTC", "ETH", "USDT_ETH", "TRX", "USDT_TRX"], statusUrl: `${receiver.url}/status?json=true` }))
+
+  it("a coin the shop disables is hidden in the currencies list", async () => {
+    await control.shopSettings({ enabledPsysCids: ["BTC", "LTC"] })
+    const hidden = (await client.currencies.list()).filter((c) => c.hidden === 1).map((c) => c.cid)
+    expect(hidden).toEqual(expect.arrayContaining(["ETH", "TRX"]))
+  })
+
+  it("a new Status URL receives the deposit callbacks", async () => {
+    await control.shopSettings({ statusUrl: `${receiver.url}/moved?json=true` })
+    const deposit = await client.deposits.create({ psys_cid: "LTC", uid: `moved-${++seq}` })
+    await control.payDeposit(deposit.hash, { amount: "1" })
+    expect((await received("/moved?json=true")).map((c) => c.ipn_type)).toEqual(["pay_in"])
+  })
+})

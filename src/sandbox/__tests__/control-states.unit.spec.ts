@@ -216,3 +216,32 @@ describe("control invoices", () => {
     expect(theirs.some((i) => i.txn_id === invoice.txn_id)).toBe(false)
   })
 })
+
+describe("control shopSettings", () => {
+  afterEach(() => sandbox.control.reset())
+
+  it("a coin the shop disables is hidden in the currencies list and refused for an invoice", async () => {
+    await sandbox.control.shopSettings({ enabledPsysCids: ["BTC", "LTC"] })
+    const eth = (await client.currencies.list()).find((c) => c.cid === "ETH")
+    const refused = await client.invoices.create({ order_number: `ctl-${++seq}`, order_name: "Off", currency: "ETH", amount: "0.1" }).catch((e: unknown) => e)
+    expect([eth?.hidden, refused instanceof Error && refused.message.includes("currency")]).toEqual([1, true])
+  })
+
+  it("the shop's default coin must stay enabled", async () => {
+    const answer = await refusal(sandbox.control.shopSettings({ enabledPsysCids: ["LTC"] }))
+    expect([answer.status, answer.code, answer.body.includes("enabled_psys_cids")]).toEqual([422, 105, true])
+  })
+
+  it("sets and clears the Status URL", async () => {
+    const set = await sandbox.control.shopSettings({ statusUrl: "http://127.0.0.1:9/status?json=true" })
+    const cleared = await sandbox.control.shopSettings({ statusUrl: null })
+    expect([set.status_url, cleared.status_url]).toEqual(["http://127.0.0.1:9/status?json=true", null])
+  })
+
+  it("reset restores the seeded settings", async () => {
+    await sandbox.control.shopSettings({ enabledPsysCids: ["BTC"], successUrl: "http://127.0.0.1:9/ok" })
+    await sandbox.control.reset()
+    const after = await sandbox.control.shopSettings({})
+    expect([after.enabled_psys_cids.includes("ETH"), after.success_url]).toEqual([true, null])
+  })
+})

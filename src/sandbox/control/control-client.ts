@@ -1,6 +1,6 @@
 import type { Delivery } from "../core/dispatcher"
 import type { Fault, FaultMode } from "../http/faults"
-import type { CashInState, InvoiceState } from "./state-views"
+import type { CashInState, InvoiceState, ShopSettingsState } from "./state-views"
 
 /** The part of `fetch` the control client uses: the global one, or the in-process transport's. */
 export type ControlFetch = (
@@ -97,6 +97,11 @@ export interface SandboxControl {
    * (`redeliver` posts one). Answers how many drops are pending.
    */
   dropCallbacks(options?: { count?: number; txnId?: string; event?: "invoice" | "pay_in" }): Promise<{ pending: number }>
+  /**
+   * The shop's settings page at the gateway: the coins enabled in its API settings (the default coin
+   * must stay), its Status URL and Success URL (null clears one). Absent members stay; `reset` restores the seed's.
+   */
+  shopSettings(options: { enabledPsysCids?: string[]; statusUrl?: string | null; successUrl?: string | null }): Promise<ShopSettingsState>
   /** Confirmations arrive (default: the coin's expected count; also ends `pending internal`). */
   confirm(txnId: string, options?: { confirmations?: number }): Promise<InvoiceState>
   /** The shopper switches the invoice to another coin: the new (or reused) invoice of the chain. */
@@ -180,6 +185,16 @@ export function createControlClient(options: ControlClientOptions): SandboxContr
     failNextWithdrawals: (o = {}) => call("POST", "/withdrawals/fail-next", defined({ count: o.count })),
     cashIn: (o) => call("POST", "/cash-in", { psys_cid: o.psysCid, amount: o.amount }),
     dropCallbacks: (o = {}) => call("POST", "/callbacks/drop", defined({ count: o.count, txn_id: o.txnId, event: o.event })),
+    shopSettings: (o) =>
+      call(
+        "POST",
+        "/shop",
+        defined({
+          enabled_psys_cids: o.enabledPsysCids?.join(","),
+          status_url: o.statusUrl === null ? "" : o.statusUrl,
+          success_url: o.successUrl === null ? "" : o.successUrl,
+        })
+      ),
     confirm: (txnId, o = {}) => call("POST", invoice(txnId, "confirm"), defined({ confirmations: o.confirmations })),
     switchCurrency: (txnId, psysCid) => call("POST", invoice(txnId, "switch"), { psys_cid: psysCid }),
     payDeposit: (hash, o) =>

@@ -3,7 +3,7 @@ import type { SandboxCore } from "../core/sandbox-core"
 import type { SeedShop } from "../core/types"
 import { FAULT_MODES, type FaultInjector } from "../http/faults"
 import type { Reply, RequestContext, Route } from "../http/router"
-import { cashInView, invoiceState, payInView } from "./state-views"
+import { cashInView, invoiceState, payInView, shopSettingsView } from "./state-views"
 
 export const CONTROL_PREFIX = "/_sandbox"
 
@@ -98,6 +98,25 @@ export function controlRoutes(faults: FaultInjector): Route[] {
         const invoice = ctx.core.requireInvoice(shop, ctx.path.txn_id)
         ctx.core.expireInvoice(invoice)
         return ok(invoiceState(ctx.core, invoice))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/shop`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        const p = ctx.params
+        // An empty URL clears it (JSON null cannot travel in the flattened control body).
+        const url = (name: string): string | null | undefined => (p.has(name) ? p.url(name) : undefined)
+        if (p.has("enabled_psys_cids") && p.list("enabled_psys_cids").length === 0) {
+          throw invalidAttribute("enabled_psys_cids", "\"enabled_psys_cids\" must name at least one coin.")
+        }
+        const changed = ctx.core.shopSettings(shop, {
+          enabledPsysCids: p.has("enabled_psys_cids") ? p.list("enabled_psys_cids") : undefined,
+          statusUrl: url("status_url"),
+          successUrl: url("success_url"),
+        })
+        return ok(shopSettingsView(changed))
       },
     },
     {

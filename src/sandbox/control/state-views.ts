@@ -1,7 +1,7 @@
 import { figures } from "../core/invoice-machine"
 import { str } from "../core/money"
 import type { SandboxCore } from "../core/sandbox-core"
-import type { CashIn, Invoice, PayIn } from "../core/types"
+import type { CashIn, Invoice, PayIn, SeedShop } from "../core/types"
 
 /** One transaction of an invoice as the control API shows it. */
 export interface InvoiceTxState {
@@ -104,5 +104,24 @@ export function payInView(core: SandboxCore, payIn: PayIn): Record<string, strin
     txid: payIn.tx.txid,
     confirmations: payIn.tx.confirmations,
     tx_url: core.txUrl(coin, payIn.tx.txid),
+  }
+}
+
+/** A shop's settings as the control API's `shop` route answers them (never its secret key). */
+export interface ShopSettingsState {
+  id: string
+  default_psys_cid: string
+  enabled_psys_cids: string[]
+  status_url: string | null
+  success_url: string | null
+}
+
+export function shopSettingsView(shop: SeedShop): ShopSettingsState {
+  return {
+    id: shop.id,
+    default_psys_cid: shop.default_psys_cid,
+    enabled_psys_cids: shop.enabled_psys_cids,
+    status_url: shop.status_url,
+    success_url: shop.success_url,
   }
 }

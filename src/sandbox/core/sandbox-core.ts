@@ -8,6 +8,7 @@ import { STATUS_CODES } from "./invoice-machine"
 import { Invoices, actualCommission, type CreateInvoiceInput, type PayInput } from "./invoices"
 import type { Dec } from "./money"
 import { findOperation, listOperations, type OperationRecord } from "./operations"
+import { invalidAttribute } from "./errors"
 import { SandboxStore, emptyState } from "./store"
 import type { CashIn, Deposit, Exchange, FeePlanName, Invoice, InvoiceStatus, PayIn, SandboxState, Seed, SeedCoin, SeedShop, Withdrawal } from "./types"
 import { Withdrawals, networkFee, withdrawalTotal, type WithdrawInput } from "./withdrawals"
@@ -17,6 +18,13 @@ export { DEFAULT_EXPIRE_MIN } from "./invoices"
 export type { ExchangeQuote } from "./exchanges"
 export type { OperationRecord } from "./operations"
 export { operationId, operationSubject } from "./operations"
+
+/** What the control API's `shop` route may change in a shop's settings; absent members stay. */
+export interface ShopSettingsChanges {
+  enabledPsysCids?: string[]
+  statusUrl?: string | null
+  successUrl?: string | null
+}
 
 export interface SandboxCoreOptions {
   seed: Seed
@@ -48,6 +56,8 @@ export class SandboxCore {
   readonly depositAddresses: Deposits
   readonly exchanges: Exchanges
   readonly cashIns: CashIns
+  /** the shops' settings as seeded, restored by `reset` after `shopSettings` changed them */
+  private readonly seededShops: SeedShop[]
 
   constructor(options: SandboxCoreOptions) {
     this.seed = options.seed
@@ -61,6 +71,7 @@ export class SandboxCore {
     this.depositAddresses = new Deposits(this.store, this.dispatcher)
     this.exchanges = new Exchanges(this.store)
     this.cashIns = new CashIns(this.store)
+    this.seededShops = structuredClone(this.seed.shops)
   }
 
   // ---- shops, coins, rates (the store) -------------------------------------------------------
@@ -71,6 +82,31 @@ export class SandboxCore {
 
   shopByKey(apiKey: string | null): SeedShop | undefined {
     return this.store.shopByKey(apiKey)
+  }
+
+  /**
+   * The shop's settings page at the gateway (control API `shop`): the coins enabled in its API
+   * settings (`hidden` in spec §2.4; the default coin must stay enabled) and its Status / Success URLs
+   * (spec §6; null clears one). Kept until `reset`, not in the state file.
+   */
+  shopSettings(shop: SeedShop, changes: ShopSettingsChanges): SeedShop {
+    if (changes.enabledPsysCids !== undefined) {
+      const enabled = [...new Set(changes.enabledPsysCids)]
+      for (const id of enabled) {
+        this.requireCoin(id, "enabled_psys_cids")
+      }
+      if (!enabled.includes(shop.default_psys_cid)) {
+        throw invalidAttribute("enabled_psys_cids", `The list must keep the shop's default coin "${shop.default_psys_cid}".`)
+      }
+      shop.enabled_psys_cids = enabled
+    }
+    if (changes.statusUrl !== undefined) {
+      shop.status_url = changes.statusUrl
+    }
+    if (changes.successUrl !== undefined) {
+      shop.success_url = changes.successUrl
+    }
+    return shop
   }
 
   shopById(id: string): SeedShop | undefined {
@@ -282,6 +318,12 @@ export class SandboxCore {
   }
 
   reset(): void {
+    for (const seeded of this.seededShops) {
+      const shop = this.store.shopById(seeded.id)
+      if (shop !== undefined) {
+        Object.assign(shop, structuredClone(seeded))
+      }
+    }
     this.dispatcher.clear()
     this.store.state = emptyState(this.seed)
     this.clock.setOffset(0)
