@@ -67,7 +67,7 @@ medusaIntegrationTestRunner({
       it("answers the active invoice's white-label fields with exact decimal strings and no-store", async () => {
         const store = await createCryptoStore(getContainer())
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        const invoice = sandbox.core.invoice(txnId)
+        const invoice = await controlOf(sandbox, shop).invoice(txnId)
 
         const response = await getStatus(api, store)
 
@@ -87,10 +87,10 @@ medusaIntegrationTestRunner({
             network: "LTC",
             source_currency: "EUR",
             source_amount: "10.5",
-            amount: invoice?.invoice_total_sum,
-            pending_amount: invoice?.invoice_total_sum,
-            address: invoice?.wallet_hash,
-            expires_at: new Date(Math.floor(Number(invoice?.expire_at) / 1000) * 1000).toISOString(),
+            amount: invoice.invoice_total_sum,
+            pending_amount: invoice.invoice_total_sum,
+            address: invoice.wallet_hash,
+            expires_at: new Date(invoice.expire_utc * 1000).toISOString(),
             confirmations: null,
           },
         })
@@ -136,7 +136,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const first = await startCryptoCheckout(api, store)
-        await controlOf(sandbox, shop).advanceClock(7200)
+        const clock = await controlOf(sandbox, shop).advanceClock(7200)
         await callbacksDeliveredAndProcessed(sandbox, container)
 
         const renewed = await refresh(api, store)
@@ -144,7 +144,7 @@ medusaIntegrationTestRunner({
         expect(renewed.status).toBe(200)
         expect(renewed.data.invoice).toMatchObject({ order_number: `${store.cartId}-2`, attempt: 2, status: "new", session_status: "pending" })
         expect(renewed.data.invoice.txn_id).not.toBe(first.txnId)
-        expect(new Date(renewed.data.invoice.expires_at).getTime()).toBeGreaterThan(sandbox.core.clock.now())
+        expect(new Date(renewed.data.invoice.expires_at).getTime()).toBeGreaterThan(clock.now_utc * 1000)
         await payAndDeliver(renewed.data.invoice.txn_id)
         const orderIds = await orderIdsForCart(container, store.cartId)
         expect(orderIds).toHaveLength(1)
@@ -205,7 +205,7 @@ medusaIntegrationTestRunner({
     })
 
     describe("with the sandbox's callback deliveries stopped", () => {
-      beforeAll(() => sandbox.core.dispatcher.close())
+      beforeAll(() => controlOf(sandbox, shop).dropCallbacks({ count: 1000 }))
 
       it("answers a fresh mirror without asking the gateway, and re-reads a stale one, placing the order", async () => {
         const container = getContainer()
