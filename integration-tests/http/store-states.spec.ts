@@ -295,6 +295,7 @@ medusaIntegrationTestRunner({
           source_currency: "EUR",
           reason: "cart_changed",
           next_step: "refund",
+          account: { psys_cid: "LTC", holds_order_money: false },
         })
         expect(new Decimal(String(data.abandoned_payments[0].received_amount)).gt(0)).toBe(true)
         expect(await orderIdsForCart(container, store.cartId)).toHaveLength(0)

@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { accountOfInvoices, type InvoiceAccount } from "../../core/account"
+import { accountOfInvoices, invoiceAccount, type InvoiceAccount } from "../../core/account"
 import { exact } from "../../core/money"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
@@ -90,7 +90,8 @@ export interface StoreCryptoAbandonedPayment {
   reason: AbandonedInvoiceReason
   /** What happens next: the merchant returns the money (refund in crypto). */
   next_step: "refund"
-  account: InvoiceAccount | null
+  /** That invoice's account (what it received, what was sent back), in its coin; it never holds the order's money. */
+  account: InvoiceAccount
 }
 
 export interface StoreCryptoPaymentStatus {
@@ -183,7 +184,9 @@ export const readCryptoPaymentStatusStep = createStep(
       const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: invoice.session_id } })
       view = await invoiceView(cryptoModule, invoice, (sessions[0]?.data as Record<string, unknown> | null | undefined) ?? {})
     }
-    const { accounts } = await accountOfInvoices(cryptoModule, abandoned)
+    // Their accounts never hold the order's money (src/core/account.ts): what left is summed from
+    // the withdrawals that name them (a refund of the abandoned payment).
+    const withdrawals = abandoned.length === 0 ? [] : await cryptoModule.listCryptoWithdrawals({ invoice_id: abandoned.map((row) => row.id) })
 
     return new StepResponse<StoreCryptoPaymentStatus>({
       cart_id: input.cart_id,
@@ -205,7 +208,7 @@ export const readCryptoPaymentStatusStep = createStep(
         received_amount: row.received_amount ?? "0",
         reason: abandonedReason(row),
         next_step: "refund",
-        account: accounts.find((account) => account.invoice_id === row.id) ?? null,
+        account: invoiceAccount(row, withdrawals, false),
       })),
     })
   }
