@@ -191,3 +191,13 @@ describe("settle: the gateway finishes an invoice in error", () => {
     expect(() => core.settle(invoice)).toThrow(/txn_id/)
   })
 })
+
+describe("an error when nothing is due", () => {
+  it("ends a fully seen invoice in error without recording another payment", async () => {
+    const core = makeCore()
+    const { invoice } = await core.createInvoice(shop(core, false), invoiceInput())
+    pay(core, invoice, null, 0)
+    core.pay(invoice, { amount: null, confirmations: null, error: true })
+    expect([invoice.status, received(core, invoice)]).toEqual(["error", invoice.invoice_total_sum])
+  })
+})

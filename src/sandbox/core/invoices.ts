@@ -274,14 +274,17 @@ export class Invoices {
     const coin = this.store.requireCoin(invoice.psys_cid, "psys_cid")
     const before = fingerprint(invoice, coin)
     const amount = input.amount ?? figures(invoice, coin).pendingAmount
-    if (amount.lte(0)) {
+    // An error with nothing due and no amount given has no payment to record: the invoice only errs.
+    const records = !(input.error && input.amount === null && amount.lte(0))
+    if (records && amount.lte(0)) {
       throw invalidAttribute("amount", "Nothing is due on this invoice: give an amount.")
     }
     if (amount.decimalPlaces() > coin.precision) {
       throw invalidAttribute("amount", `At most ${coin.precision} decimal places for ${coin.psys_cid}.`)
     }
-    const confirmations = input.confirmations ?? coin.expected_confirmations
-    invoice.txs.push(this.store.newTx(coin, amount, confirmations))
+    if (records) {
+      invoice.txs.push(this.store.newTx(coin, amount, input.confirmations ?? coin.expected_confirmations))
+    }
     if (input.error) {
       invoice.status = "error"
       invoice.error_reason = "The network rejected the payment transaction."
