@@ -192,6 +192,30 @@ medusaIntegrationTestRunner({
         expect((await attentionItems(api, auth)).filter((item) => item.kind === "unmatched_pay_in" && item.evidence.txn_id === payIn.id)).toEqual([])
       })
 
+      it("reads back the completion of a deposit seen pending whose completed callbacks were lost, though the list no longer reaches it", async () => {
+        const container = getContainer()
+        const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `slow-${randomBytes(4).toString("hex")}@example.com` })
+        const hash = await depositAddress(customer.id)
+        const seen = await control().payDeposit(hash, { amount: "0.4", confirmations: 0 })
+        await settle()
+        await reconcile()
+        await control().advanceClock(3600)
+        await control().payDeposit(hash, { amount: "0.1" })
+        await settle()
+        await reconcile()
+
+        await control().dropCallbacks({ count: 2, event: "pay_in" })
+        expect((await control().payDeposit(hash, { txid: seen.txid, confirmations: 6 })).status).toBe("completed")
+        await settle()
+        const pending = await api.get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
+        expect(pending.data.totals).toEqual([{ psys_cid: "LTC", currency: "LTC", confirmed: "0.1", pending: "0.4", count: 2 }])
+
+        await reconcile()
+
+        const after = await api.get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
+        expect(after.data.totals).toEqual([{ psys_cid: "LTC", currency: "LTC", confirmed: "0.5", pending: "0", count: 2 }])
+      })
+
       it("raises a lost deposit to an address of no customer as unmatched_pay_in with its amount and coin, once", async () => {
         const hash = await depositAddress(`stranger-${randomBytes(4).toString("hex")}`)
         await control().dropCallbacks({ count: 2, event: "pay_in" })

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import type { ConfigModule, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import type { Deposit, DepositListParams, Operation, OperationList, OperationListParams } from "../../gateway"
+import { GatewayNotFoundError, type Deposit, type DepositListParams, type Operation, type OperationList, type OperationListParams } from "../../gateway"
 import { payInFieldsOfOperation, payInsToRecord, type StoredPayInState } from "../../core/deposits"
 import { failureReason } from "../../core/errors"
 import { createGatewayClient, listCryptoProviderEntries } from "../../core/provider-entry"
@@ -21,18 +21,28 @@ export interface PayInRecoveryLimits {
   overlapSeconds: number
   /** Deposit-list pages read at most to map addresses to uids (spec §4.10). */
   maxDepositPages: number
+  /** pay_ins seen but not completed, behind the cursor, re-read one by one per run at most (spec §4.4). */
+  maxOpenReads: number
 }
 
-export const DEFAULT_PAY_IN_RECOVERY_LIMITS: PayInRecoveryLimits = { perPage: 50, maxPages: 20, overlapSeconds: 600, maxDepositPages: 20 }
+export const DEFAULT_PAY_IN_RECOVERY_LIMITS: PayInRecoveryLimits = { perPage: 50, maxPages: 20, overlapSeconds: 600, maxDepositPages: 20, maxOpenReads: 20 }
+
+/** How long a pay_in seen but not completed is re-read (hours since it was first stored). */
+export const OPEN_PAY_IN_HOURS = 72
 
 /** What recovering the pay_ins of one provider entry needs: the gateway's two lists and our rows. */
 export interface PayInRecoveryDeps {
   providerId: string
-  operations: { list(params: OperationListParams): Promise<OperationList> }
+  operations: { list(params: OperationListParams): Promise<OperationList>; retrieve(id: string): Promise<Operation> }
   deposits: { list(params: DepositListParams): Promise<Deposit[]> }
   store: {
     readCursor(): Promise<string | null>
     advanceCursor(position: string): Promise<void>
+    /**
+     * pay_ins stored in the last OPEN_PAY_IN_HOURS none of whose rows says `completed` (seen, the
+     * completion not heard of), with the uid their rows name.
+     */
+    openPayIns(): Promise<Array<{ txn_id: string; deposit_uid: string | null }>>
     /** The stored pay_in rows (callbacks and earlier recoveries) of these txn_ids. */
     storedStates(txnIds: readonly string[]): Promise<StoredPayInState[]>
     /** Stores the row unless the same reading is stored: its id, or null. */
@@ -89,24 +99,47 @@ export async function recoverPayIns(deps: PayInRecoveryDeps, limits: PayInRecove
   const uids = toRecord.length === 0 ? new Map<string, string>() : await depositUids(deps, toRecord, limits)
   const recorded: string[] = []
   for (const operation of toRecord) {
-    const uid = operation.wallet_hash ? uids.get(operation.wallet_hash) ?? null : null
-    const id = await deps.store.insertOnce({
-      provider_id: deps.providerId,
-      content_hash: createHash("sha256").update(`pay_in-operation\n${deps.providerId}\n${operation.id}\n${operation.status}`).digest("hex"),
-      format: "operation",
-      fields: payInFieldsOfOperation(operation, uid),
-      ipn_type: "pay_in",
-      txn_id: operation.id,
-      order_number: null,
-      switch_id: null,
-      status: operation.status,
-    })
+    const id = await record(deps, operation, operation.wallet_hash ? uids.get(operation.wallet_hash) ?? null : null)
     if (id !== null) recorded.push(id)
   }
   if (complete && newest !== null) {
     await deps.store.advanceCursor(String(Math.floor(newest)))
   }
+  // A pay_in seen pending (by a callback or an earlier read) whose completion callback was lost,
+  // now behind the cursor: re-read by id (spec §4.4), its uid from its stored rows.
+  const readIds = new Set(read.map((operation) => operation.id))
+  const open = (await deps.store.openPayIns()).filter((payIn) => !readIds.has(payIn.txn_id)).slice(0, limits.maxOpenReads)
+  for (const payIn of open) {
+    let operation: Operation
+    try {
+      operation = await deps.operations.retrieve(payIn.txn_id)
+    } catch (error) {
+      // Not an operation of this shop (spec §7, code 111): nothing to read back. Anything else
+      // (refused, unknown) is thrown: read again on the next run.
+      if (error instanceof GatewayNotFoundError) continue
+      throw error
+    }
+    const [completed] = payInsToRecord([operation], await deps.store.storedStates([payIn.txn_id]))
+    if (completed === undefined) continue
+    const id = await record(deps, completed, payIn.deposit_uid)
+    if (id !== null) recorded.push(id)
+  }
   return { recorded_ids: recorded, read: read.length, complete }
+}
+
+/** One pay_in reading stored once (an insert-if-absent on provider, txn_id and status). */
+function record(deps: PayInRecoveryDeps, operation: Operation, uid: string | null): Promise<string | null> {
+  return deps.store.insertOnce({
+    provider_id: deps.providerId,
+    content_hash: createHash("sha256").update(`pay_in-operation\n${deps.providerId}\n${operation.id}\n${operation.status}`).digest("hex"),
+    format: "operation",
+    fields: payInFieldsOfOperation(operation, uid),
+    ipn_type: "pay_in",
+    txn_id: operation.id,
+    order_number: null,
+    switch_id: null,
+    status: operation.status,
+  })
 }
 
 /** The uid of each deposit address of these pay_ins, from the deposit list (spec §4.10), page by page. */
@@ -134,6 +167,19 @@ function payInRecoveryDepsOf(container: MedusaContainer, providerId: string, cli
     store: {
       readCursor: () => cryptoModule.readCryptoSyncCursor(providerId, PAY_IN_CURSOR),
       advanceCursor: (position) => cryptoModule.advanceCryptoSyncCursor(providerId, PAY_IN_CURSOR, position),
+      openPayIns: async () => {
+        const since = new Date(Date.now() - OPEN_PAY_IN_HOURS * 3600 * 1000)
+        const rows = await cryptoModule.listCryptoCallbacks(
+          { provider_id: providerId, ipn_type: "pay_in", created_at: { $gt: since } },
+          { select: ["txn_id", "status", "deposit_uid"], take: 1000, order: { created_at: "ASC" } }
+        )
+        const completed = new Set(rows.filter((row) => row.status === "completed").map((row) => row.txn_id))
+        const open = new Map<string, string | null>()
+        for (const row of rows) {
+          if (row.txn_id !== null && !completed.has(row.txn_id)) open.set(row.txn_id, row.deposit_uid ?? open.get(row.txn_id) ?? null)
+        }
+        return [...open].map(([txn_id, deposit_uid]) => ({ txn_id, deposit_uid }))
+      },
       storedStates: async (txnIds) =>
         txnIds.length === 0
           ? []

@@ -26,6 +26,11 @@ function world(operations: Operation[], deposits: Deposit[] = [{ uid: "cus_1", h
   const deps: PayInRecoveryDeps = {
     providerId: "pp_crypto_crypto",
     operations: {
+      retrieve: async (id) => {
+        const found = operations.find((operation) => operation.id === id)
+        if (found === undefined) throw new Error(`no operation ${id}`)
+        return found
+      },
       list: async ({ page = 1, limit = 20 }) => {
         pagesRead.push(page)
         const sorted = [...operations].sort((a, b) => (b.created_at_utc ?? 0) - (a.created_at_utc ?? 0))
@@ -49,6 +54,10 @@ function world(operations: Operation[], deposits: Deposit[] = [{ uid: "cus_1", h
       advanceCursor: async (position) => {
         cursor = cursor === null ? position : String(Math.max(Number(cursor), Number(position)))
       },
+      openPayIns: async () => {
+        const completed = new Set(rows.filter((row) => row.status === "completed").map((row) => row.txn_id))
+        return rows.filter((row) => row.txn_id !== null && !completed.has(row.txn_id)).map((row) => ({ txn_id: row.txn_id as string, deposit_uid: (row.fields.deposit_uid as string | null) ?? null }))
+      },
       storedStates: async (txnIds) => rows.filter((row) => row.txn_id !== null && txnIds.includes(row.txn_id)).map((row) => ({ txn_id: row.txn_id, status: row.status })),
       insertOnce: async (delivery) => {
         if (rows.some((row) => row.content_hash === delivery.content_hash)) return null
@@ -69,7 +78,7 @@ function world(operations: Operation[], deposits: Deposit[] = [{ uid: "cus_1", h
   }
 }
 
-const limits = { perPage: 2, maxPages: 20, overlapSeconds: 600, maxDepositPages: 5 }
+const limits = { perPage: 2, maxPages: 20, overlapSeconds: 600, maxDepositPages: 5, maxOpenReads: 5 }
 
 describe("recovering deposits whose callbacks were lost from the operations list", () => {
   it("records a pay_in no callback reported, linked to the customer its address belongs to, and moves the cursor to the newest read", async () => {
@@ -127,6 +136,18 @@ describe("recovering deposits whose callbacks were lost from the operations list
     await expect(recoverPayIns(w.deps, limits)).rejects.toThrow()
     expect(w.rows).toEqual([])
     expect(w.cursor()).toBeNull()
+  })
+
+  it("records the completion of a pay_in seen pending, whose completed callback was lost, once the list no longer reaches it", async () => {
+    const operations = [payInOperation("PI-SLOW", 1_790_000_000, { status: "pending", confirmations: 0 }), payInOperation("PI-MID", 1_790_000_000 + 24 * 3600)]
+    const w = world(operations)
+    await recoverPayIns(w.deps, limits)
+    operations.push(payInOperation("PI-LATER", 1_790_000_000 + 48 * 3600))
+    Object.assign(operations[0], { status: "completed", confirmations: 6 })
+    const result = await recoverPayIns(w.deps, limits)
+    expect(w.rows.map((row) => `${row.txn_id} ${row.status}`)).toEqual(["PI-MID completed", "PI-SLOW pending", "PI-LATER completed", "PI-SLOW completed"])
+    expect(w.rows.at(-1)?.fields).toMatchObject({ deposit_uid: "cus_1", amount: "1.25" })
+    expect(result.recorded_ids).toHaveLength(2)
   })
 
   it("keeps the cursor when a run stops at its page limit before reaching it", async () => {
