@@ -7,7 +7,7 @@ import { Decimal } from "decimal.js"
 import { GatewayClient, signCallback, type CallbackInputFields, type SignedCallback } from "../../src/gateway"
 import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
-import type { PayOptions, RunningSandbox, SandboxControl, SandboxShop } from "../../src/sandbox"
+import { defaultSeed, type PayOptions, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows"
 import {
   CRYPTO_PROVIDER_ID,
@@ -38,7 +38,11 @@ let shop: SandboxShop
 // Declared before the runner's own beforeAll, which boots the app with the environment set here.
 beforeAll(async () => {
   // Short enough that the "gateway hangs" case stays quick, long enough for a loaded machine.
-  testSandbox = await startTestSandbox({ whiteLabel: false, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS) } })
+  // The sandbox knows every currency of Medusa's list; this gateway lacks ISK, for the case of a store
+  // currency the gateway does not support.
+  const seed = defaultSeed()
+  delete seed.fiat_currencies.ISK
+  testSandbox = await startTestSandbox({ whiteLabel: false, seed, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS) } })
   ;({ sandbox, shop } = testSandbox)
 })
 
@@ -134,14 +138,10 @@ async function setUnderpaidTolerance(container: MedusaContainer, percent: string
   await container.resolve<CryptoModuleService>(CRYPTO_MODULE).createCryptoSettings({ provider_id: CRYPTO_PROVIDER_ID, underpaid_tolerance_percent: percent })
 }
 
-/** The sandbox's view of an invoice: what is due, in which coin, to how many decimals. */
-function dueAt(txnId: string): { total: Decimal; precision: number } {
-  const invoice = sandbox.core.invoice(txnId)
-  const coin = invoice === undefined ? undefined : sandbox.core.coin(invoice.psys_cid)
-  if (invoice === undefined || coin === undefined) {
-    throw new Error(`the sandbox has no invoice ${txnId}`)
-  }
-  return { total: new Decimal(invoice.invoice_total_sum), precision: coin.precision }
+/** The sandbox's view of an invoice (its control API): what is due, to how many decimals. */
+async function dueAt(txnId: string): Promise<{ total: Decimal; precision: number }> {
+  const invoice = await control().invoice(txnId)
+  return { total: new Decimal(invoice.invoice_total_sum), precision: invoice.precision }
 }
 
 /**
@@ -152,16 +152,16 @@ async function underpaidCheckout(container: MedusaContainer, api: AxiosInstance,
   const store = await createCryptoStore(container)
   await setUnderpaidTolerance(container, "5")
   const { sessionId, txnId } = await startCryptoCheckout(api, store)
-  const { total, precision } = dueAt(txnId)
+  const { total, precision } = await dueAt(txnId)
   const paid = total.times(fraction).toDecimalPlaces(precision, Decimal.ROUND_DOWN)
   await payAndDeliver(txnId, { amount: paid.toFixed() })
   const [orderId] = await orderIdsForCart(container, store.cartId)
   return { store, sessionId, paid, orderId }
 }
 
-/** The delivery the sandbox recorded for an invoice in a status (spec §6.1 fields). */
-function recordedCallback(txnId: string, status: string): CallbackInputFields {
-  const delivery = sandbox.deliveries().find((candidate) => candidate.ref === txnId && candidate.status === status)
+/** The delivery the sandbox recorded for an invoice in a status (spec §6.1 fields), from its delivery log. */
+async function recordedCallback(txnId: string, status: string): Promise<CallbackInputFields> {
+  const delivery = (await control().callbacks({ txnId })).find((candidate) => candidate.status === status)
   if (delivery === undefined) {
     throw new Error(`the sandbox recorded no ${status} callback for ${txnId}`)
   }
@@ -250,7 +250,7 @@ medusaIntegrationTestRunner({
 
         await control().pay(txnId)
         // The sandbox has queued its own delivery; the same signed content goes ten more times.
-        const signed = signCallback(recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "json" })
+        const signed = signCallback(await recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "json" })
         const answers = await Promise.all(Array.from({ length: 10 }, () => postCallback(api, signed)))
         await callbacksDeliveredAndProcessed(sandbox, container)
 
@@ -270,7 +270,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
         await payAndDeliver(txnId)
-        const form = signCallback(recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "multipart" })
+        const form = signCallback(await recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "multipart" })
 
         const answer = await api.post("/hooks/crypto/crypto", form.body, { headers: { "content-type": form.contentType } })
 
@@ -319,7 +319,7 @@ medusaIntegrationTestRunner({
       it("captures the session amount and records the overpayment when the shopper pays too much", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        const { total, precision } = dueAt(txnId)
+        const { total, precision } = await dueAt(txnId)
         const paid = total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP)
 
         await payAndDeliver(txnId, { amount: paid.toFixed() })
@@ -386,7 +386,7 @@ medusaIntegrationTestRunner({
 
         await outliveTheInvoice()
 
-        expect(sandbox.core.invoice(txnId)?.status).toBe("cancelled")
+        expect((await control().invoice(txnId)).status).toBe("cancelled")
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
           gateway_status: "cancelled",
           session_status: "canceled",
@@ -405,20 +405,12 @@ medusaIntegrationTestRunner({
       it("cancels the session and places no order when the gateway says expired with nothing received", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        // The sandbox ends an unpaid invoice as `cancelled` (NOTES.md); the real gateway documents
-        // `expired` as "may not have been paid" (spec §3), so the emulated invoice is put there
-        // directly and its callback sent as the gateway would.
-        const invoice = sandbox.core.invoice(txnId)
-        const coin = invoice === undefined ? undefined : sandbox.core.coin(invoice.psys_cid)
-        const seedShop = sandbox.core.shopById(shop.id)
-        if (invoice === undefined || coin === undefined || seedShop === undefined) {
-          throw new Error(`the sandbox has no invoice ${txnId}`)
-        }
-        invoice.status = "expired"
+        // The sandbox's clock ends an unpaid invoice as `cancelled` (NOTES.md); the real gateway documents
+        // `expired` as "may not have been paid" (spec §3), so the gateway is told to end it there now.
+        const expired = await control().expire(txnId)
+        await callbacksDeliveredAndProcessed(sandbox, container)
 
-        const answer = await deliver(api, sandbox.core.invoiceCallbackFields(invoice, coin, seedShop) as CallbackInputFields)
-
-        expect(answer.status).toBe(200)
+        expect([expired.status, expired.received]).toEqual(["expired", "0"])
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
           gateway_status: "expired",
           session_status: "canceled",
@@ -437,7 +429,8 @@ medusaIntegrationTestRunner({
         await control().pay(txnId)
 
         // The sandbox is delivering its callback now; a copy and the storefront's complete go at once.
-        const [first, callback] = await Promise.all([completeCart(api, store), deliver(api, recordedCallback(txnId, "completed"))])
+        const recorded = await recordedCallback(txnId, "completed")
+        const [first, callback] = await Promise.all([completeCart(api, store), deliver(api, recorded)])
         // Medusa answers 409 when its own completion of the cart is still running: a storefront retries.
         const completion = first.status === 409 ? await completeCart(api, store) : first
         await callbacksDeliveredAndProcessed(sandbox, container)
@@ -455,7 +448,7 @@ medusaIntegrationTestRunner({
       it("warns about a verified callback whose amount disagrees with the invoice and lets the gateway's re-read decide", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        const { total } = dueAt(txnId)
+        const { total } = await dueAt(txnId)
         const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
         const warn = jest.spyOn(logger, "warn")
         const claimed = total.times(2).toFixed()
@@ -516,17 +509,15 @@ medusaIntegrationTestRunner({
       it("never offers a coin the shop disabled at the gateway (its hidden flag)", async () => {
         // A fiat no other case lists, so the 60 s currency cache holds no list made before the change.
         const store = await createCryptoStore(getContainer(), "chf")
-        const seedShop = sandbox.core.shopByKey(shop.secretKey)
-        if (seedShop === undefined) throw new Error("the sandbox shop is missing")
-        const enabled = [...seedShop.enabled_psys_cids]
-        seedShop.enabled_psys_cids = enabled.filter((coin) => coin !== "ETH")
+        const { enabled_psys_cids: enabled } = await control().shopSettings({})
+        await control().shopSettings({ enabledPsysCids: enabled.filter((coin) => coin !== "ETH") })
         try {
           const response = await api.get(`/store/crypto/currencies?cart_id=${store.cartId}`, { headers: storefrontHeaders(store) })
           const offered = response.data.currencies.map((coin: { psys_cid: string }) => coin.psys_cid)
           expect(offered).toContain("BTC")
           expect(offered).not.toContain("ETH")
         } finally {
-          seedShop.enabled_psys_cids = enabled
+          await control().shopSettings({ enabledPsysCids: enabled })
         }
       })
 
@@ -593,7 +584,7 @@ medusaIntegrationTestRunner({
 
       describe("with the sandbox's callback deliveries stopped", () => {
         // From here on the sandbox records callbacks but sends none: the tests deliver them.
-        beforeAll(() => sandbox.core.dispatcher.close())
+        beforeAll(() => control().dropCallbacks({ count: 1000 }))
 
         it("recovers a payment whose callback was lost when the reconciliation runs", async () => {
           const container = getContainer()
@@ -616,8 +607,8 @@ medusaIntegrationTestRunner({
           const { store, sessionId, txnId } = await startedCheckout(container, api)
           await control().pay(txnId, { confirmations: 0 })
           await control().confirm(txnId)
-          const pending = recordedCallback(txnId, "pending")
-          const completed = recordedCallback(txnId, "completed")
+          const pending = await recordedCallback(txnId, "pending")
+          const completed = await recordedCallback(txnId, "completed")
           // The gateway sends no callback for a new invoice (spec §6): this one is what a very late
           // first delivery would carry, signed with the shop's key like the others.
           const stale: CallbackInputFields = { ...pending, status: "new", amount: "0", confirmations: "0", comment: "Waiting for payment" }

@@ -13,7 +13,7 @@ import {
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/medusa/core-flows"
 import { isAxiosError, type AxiosInstance } from "axios"
-import { startSandbox, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
+import { startSandbox, type RunningSandbox, type SandboxControl, type SandboxShop, type Seed } from "../../src/sandbox"
 
 /** Our provider as the test app registers it (integration-tests/app/medusa-config.ts, id "crypto"). */
 export const CRYPTO_PROVIDER_ID = "pp_crypto_crypto"
@@ -38,6 +38,8 @@ export interface TestSandboxOptions {
   whiteLabel: boolean
   /** More variables the test app reads when it boots (timeouts of the provider and the admin routes). */
   env?: Record<string, string>
+  /** The gateway the sandbox plays, in its seed format (default: the bundled seed, `defaultSeed()`). */
+  seed?: Seed
 }
 
 export interface TestSandbox {
@@ -57,7 +59,7 @@ export async function startTestSandbox(options: TestSandboxOptions): Promise<Tes
   const savedEnv = { ...process.env }
   // `pending internal` lasts a real INTERNAL_TRANSFER_SECONDS; the sandbox's ticker (every second)
   // ends it and sends the callback without any request (src/sandbox/README.md, "Life cycle").
-  const sandbox = await startSandbox({ port: 0, internalTransferSeconds: INTERNAL_TRANSFER_SECONDS })
+  const sandbox = await startSandbox({ port: 0, internalTransferSeconds: INTERNAL_TRANSFER_SECONDS, seed: options.seed })
   const shop = sandbox.shops.find((candidate) => candidate.whiteLabel === options.whiteLabel)
   if (shop === undefined) {
     await sandbox.close()
