@@ -1,14 +1,21 @@
 import { z } from "@medusajs/framework/zod"
 import { Decimal } from "decimal.js"
 import { isDecimalString } from "../../../gateway"
+import { amountProblem } from "../../../core/money"
 
-/** A positive decimal string: money never travels as a JSON number (it would be a float). */
+/**
+ * A positive decimal string: money never travels as a JSON number (it would be a float). Its form
+ * by the one amount rule (docs/money-out.md#amounts); its places are checked against the coin's
+ * precision once the coin is known (src/core/withdrawal.ts `checkAmounts`).
+ */
 const positiveDecimal = (field: string) =>
   z
     .string({ error: `${field} must be a decimal string such as "0.015"` })
     .trim()
-    .refine(isDecimalString, `${field} must be a plain decimal such as "0.015" (no sign, exponent or spaces)`)
-    .refine((value) => /[1-9]/.test(value), `${field} must be greater than 0`)
+    .superRefine((value, ctx) => {
+      const problem = amountProblem(value, Number.POSITIVE_INFINITY, "")
+      if (problem !== null) ctx.addIssue({ code: "custom", message: `${field} ${problem}` })
+    })
 const coin = (field: string) =>
   z
     .string({ error: `${field} must be a coin ID (psys_cid) such as "BTC"` })
