@@ -356,6 +356,27 @@ medusaIntegrationTestRunner({
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
         expect(await itemsAbout(api, auth, first.txnId)).toEqual([expect.objectContaining({ kind: "abandoned_invoice_payment", amount: dueOf(first), psys_cid: "LTC", currency: "LTC" })])
       })
+
+      it("keeps reading an abandoned invoice the gateway has not finished, so money whose callback was lost still reaches the queue", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const first = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        await api.post(`/store/carts/${store.cartId}/line-items`, { variant_id: store.variantId, quantity: 1 }, { headers: storefrontHeaders(store) })
+        const some = part(first, "0.25")
+        await control().pay(first.txnId, { amount: some })
+        await settle()
+        expect(await invoiceRow(container, store.cartId, first.txnId)).toMatchObject({ session_status: "abandoned", gateway_status: "pending" })
+        expect(await itemsAbout(api, auth, first.txnId)).toEqual([expect.objectContaining({ kind: "abandoned_invoice_payment", amount: some })])
+
+        await control().dropCallbacks({ count: 1, txnId: first.txnId, event: "invoice" })
+        expect((await control().pay(first.txnId, {})).status).toBe("completed")
+        await settle()
+        await reconcile()
+
+        expect(await invoiceRow(container, store.cartId, first.txnId)).toMatchObject({ session_status: "abandoned", gateway_status: "completed", received_amount: dueOf(first) })
+        expect(await itemsAbout(api, auth, first.txnId)).toEqual([expect.objectContaining({ kind: "abandoned_invoice_payment", amount: dueOf(first), psys_cid: "LTC", currency: "LTC" })])
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+      })
     })
 
     describe("pending internal (spec §3)", () => {
