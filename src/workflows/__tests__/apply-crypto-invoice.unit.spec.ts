@@ -187,6 +187,23 @@ describe("applyCryptoInvoice", () => {
     expect(invoice).toMatchObject({ session_status: "abandoned", gateway_status: "completed", received_amount: "0.000175", psys_cid: "LTC", currency: "LTC" })
   })
 
+  it("keeps a canceled invoice canceled when the cart changes after it (money then is a late payment, not an abandoned one)", async () => {
+    const { deps, medusa, invoice, moves } = world({ session_status: "canceled", received_amount: "0.0001", refund_due_amount: "0.0001" })
+    medusa.sessions = []
+    const applied = await applyCryptoInvoice(assessment("canceled", "expired", { kind: "failed", received_amount: "0.00015", refund_due_amount: "0.00015" }), deps)
+    expect(applied).toMatchObject({ outcome: "applied", session_status: "canceled" })
+    expect(invoice).toMatchObject({ session_status: "canceled", received_amount: "0.00015", refund_due_amount: "0.0001" })
+    expect(moves).toEqual([])
+  })
+
+  it("keeps a captured invoice captured when its session is gone", async () => {
+    const { deps, medusa, invoice } = world({ session_status: "captured", order_id: "order_1" })
+    medusa.sessions = []
+    const applied = await applyCryptoInvoice(assessment("captured", "mismatch", { kind: "paid", received_amount: "0.0002", overpaid_amount: "0.000025" }), deps)
+    expect(applied).toMatchObject({ outcome: "applied", session_status: "captured", order_id: "order_1" })
+    expect(invoice).toMatchObject({ session_status: "captured", overpaid_amount: "0.000025" })
+  })
+
   it("keeps an abandoned invoice abandoned when the gateway reports more, without moving Medusa", async () => {
     const { deps, moves, medusa, invoice } = world({ session_status: "abandoned", received_amount: "0.0001" })
     medusa.sessions = []

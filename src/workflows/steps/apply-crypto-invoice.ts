@@ -5,7 +5,7 @@ import { cancelOrderWorkflow, completeCartWorkflow, processPaymentWorkflow } fro
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
-import { isCryptoInvoiceSessionState, isForwardMove, type CryptoInvoiceSessionState } from "../../core/payment-state"
+import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, type CryptoInvoiceSessionState } from "../../core/payment-state"
 import { returnAssessment } from "../../core/assessment-handoff"
 import { invoiceAttentions, type InvoiceBeforeSync } from "../../core/attention"
 import type { AssessmentFields } from "../../core/invoice-chain"
@@ -183,6 +183,12 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
   })
   const session = sessions[0]
   const sessionId = session?.id
+  if ((session === undefined || typeof sessionId !== "string") && isTerminalSessionStatus(current)) {
+    // Settled before the session went (a cart changed after expiry, an order's collection): the
+    // state stays; money seen now is late money or the order's (src/core/attention.ts).
+    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed })
+    return respond("applied", current, invoice.order_id)
+  }
   if (session === undefined || typeof sessionId !== "string") {
     // Medusa deleted the session (the cart changed): nothing can move in Medusa, and the invoice is
     // never marked captured, whatever the gateway says. It becomes `abandoned` with the gateway's
