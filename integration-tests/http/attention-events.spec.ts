@@ -220,6 +220,26 @@ medusaIntegrationTestRunner({
         expect(queue.items.filter((item) => item.id === data.withdrawal.id)).toEqual([expect.objectContaining({ kind: "withdrawal_unknown", amount: "0.0123", psys_cid: "ETH", source: "withdrawal" })])
       })
 
+      it("a withdrawal the gateway answered with status error waits in Needs attention as withdrawal_failed until the merchant decides", async () => {
+        await control.failNextWithdrawals({ count: 1 })
+        const { data } = await api.post(
+          "/admin/crypto/withdrawals",
+          { idempotency_key: key(), psys_cid: "ETH", recipients: [{ address: ethAddress(), amount: "0.0321" }], fee_plan: "normal" },
+          auth
+        )
+        expect(data.withdrawal.status).toBe("error")
+        const queue = await openAttention()
+        const [item] = queue.items.filter((candidate) => candidate.id === data.withdrawal.id)
+        expect(item).toMatchObject({ kind: "withdrawal_failed", amount: "0.0321", psys_cid: "ETH", source: "withdrawal" })
+        expect(item.evidence).toMatchObject({ operation_id: data.withdrawal.operation_id, gateway_status: "error" })
+        expect((await api.get("/admin/crypto/attention/count", auth)).data.count).toBe(queue.count)
+
+        await api.post(`/admin/crypto/withdrawals/${data.withdrawal.id}/resolve`, { resolution: "failed", note: "checked the operation: status error, nothing left the wallet" }, auth)
+        const after = await openAttention()
+        expect(after.items.filter((candidate) => candidate.id === data.withdrawal.id)).toEqual([])
+        expect(after.count).toBe(queue.count - 1)
+      })
+
       it("a crypto refund the gateway did not confirm: crypto.refund.outcome_unknown, and refund_unknown in Needs attention", async () => {
         const { store, txnId } = await openInvoice("ETH")
         await control.pay(txnId)

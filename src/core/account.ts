@@ -3,6 +3,7 @@ import type { CryptoInvoice } from "../modules/crypto/models/crypto-invoice"
 import type { CryptoWithdrawal } from "../modules/crypto/models/crypto-withdrawal"
 import type CryptoModuleService from "../modules/crypto/service"
 import { exact, sumAmounts } from "./money"
+import { withdrawalHoldsMoney } from "./withdrawal"
 
 /**
  * The one account of every crypto amount (docs/attention.md#the-account): for each invoice, what
@@ -17,8 +18,6 @@ type WithdrawalRow = InferTypeOf<typeof CryptoWithdrawal>
 
 /** Gateway statuses whose `amount` is final (spec §3): the money no longer moves at the gateway. */
 const SETTLED_STATUSES = new Set(["completed", "mismatch", "expired", "cancelled", "cancelled duplicate"])
-/** Withdrawals that may still take money out (sent or not yet proven either way). */
-const IN_FLIGHT = new Set(["requested", "sending", "outcome_unknown"])
 /** Purposes that send back money an invoice received beyond what the order kept. */
 const SEND_BACK_PURPOSES = new Set(["overpayment", "underpayment", "late_payment", "unexplained"])
 
@@ -49,7 +48,7 @@ export interface InvoiceAccount {
   sent_back: string
   /** Coins of the order's crypto refunds (Medusa refunds paid in this coin), completed. */
   refunded: string
-  /** Coins requested, sending or with an unknown outcome: reserved until resolved. */
+  /** Coins requested, sending, with an unknown outcome, or failed at the gateway and undecided: reserved until resolved. */
   in_flight: string
   /** What the gateway still holds of this invoice: received − sent back − refunded − in flight. */
   held: string
@@ -83,7 +82,7 @@ export function invoiceAccount(invoice: InvoiceRow, withdrawals: readonly Withdr
   const own = withdrawals.filter((row) => coinOk(row) && ((row.invoice_id === invoice.id && SEND_BACK_PURPOSES.has(row.purpose)) || (holds && row.purpose === "refund")))
   const sentBack = own.filter((row) => row.status === "completed" && SEND_BACK_PURPOSES.has(row.purpose))
   const refunded = own.filter((row) => row.status === "completed" && row.purpose === "refund")
-  const inFlight = own.filter((row) => IN_FLIGHT.has(row.status))
+  const inFlight = own.filter(withdrawalHoldsMoney)
   const received = invoice.received_amount ?? "0"
   const held = exact(received).minus(amountOf(sentBack)).minus(amountOf(refunded)).minus(amountOf(inFlight))
   return {
@@ -130,7 +129,7 @@ export async function accountOfInvoices(
 /** What is still due back from one invoice for a purpose: `due` minus what was sent or is in flight. */
 export function remainingToSendBack(due: string | null, invoiceId: string, withdrawals: readonly WithdrawalRow[], purposes: readonly string[]): string {
   const taken = withdrawals.filter(
-    (row) => row.invoice_id === invoiceId && purposes.includes(row.purpose) && (row.status === "completed" || IN_FLIGHT.has(row.status))
+    (row) => row.invoice_id === invoiceId && purposes.includes(row.purpose) && (row.status === "completed" || withdrawalHoldsMoney(row))
   )
   const remaining = exact(due ?? "0").minus(amountOf(taken))
   return remaining.isNegative() ? "0" : remaining.toFixed()

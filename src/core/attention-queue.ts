@@ -1,14 +1,17 @@
 import type CryptoModuleService from "../modules/crypto/service"
 import type { CryptoAttentionRecord } from "../modules/crypto/service"
+import { isUndecidedGatewayFailure } from "./withdrawal"
 
 /**
  * The "Needs attention" queue as the admin reads it (docs/attention.md): the open attention rows,
  * plus what is derived from the money-out records: withdrawals, refunds and exchanges whose
- * outcome is unknown. Those have no row of their own: they leave the queue when the withdrawal or
- * exchange is resolved explicitly (its own resolve action), never by themselves.
+ * outcome is unknown, and withdrawals and refunds that failed at the gateway (201 with
+ * `status: "error"`, spec §2.3) while their duplicate guard is kept. Those have no row of their
+ * own: they leave the queue when the withdrawal or exchange is resolved explicitly (its own
+ * resolve action), never by themselves.
  */
 
-export type DerivedAttentionKind = "withdrawal_unknown" | "refund_unknown" | "exchange_unknown"
+export type DerivedAttentionKind = "withdrawal_unknown" | "refund_unknown" | "withdrawal_failed" | "refund_failed" | "exchange_unknown"
 
 export interface AttentionQueueItem {
   id: string
@@ -32,6 +35,8 @@ export interface AttentionQueueItem {
 export type AttentionQueueService = Pick<CryptoModuleService, "listAndCountCryptoAttentions" | "listAndCountCryptoWithdrawals" | "listAndCountCryptoExchanges">
 
 const UNKNOWN = "outcome_unknown"
+/** Failed at the gateway and undecided (`isUndecidedGatewayFailure` in src/core/withdrawal.ts, as a filter). */
+const FAILED_UNDECIDED = { status: "error", active_fingerprint: { $ne: null } }
 
 type WithdrawalRecord = Awaited<ReturnType<CryptoModuleService["listCryptoWithdrawals"]>>[number]
 type ExchangeRecord = Awaited<ReturnType<CryptoModuleService["listCryptoExchanges"]>>[number]
@@ -44,13 +49,14 @@ interface QueuePart {
 
 /**
  * The queue is the concatenation of its parts in this order — withdrawals and refunds of unknown
- * outcome, exchanges of unknown outcome (the most urgent: money may have left), then the stored
- * items — each newest first. A page is one window over that whole list, so every item appears on
+ * outcome, those that failed at the gateway and wait for a decision, exchanges of unknown outcome
+ * (the most urgent: money may have left or is held), then the stored items — each newest first. A page is one window over that whole list, so every item appears on
  * exactly one page and `count` is the length of the list.
  */
 async function parts(service: AttentionQueueService): Promise<QueuePart[]> {
-  const [[, withdrawals], [, exchanges], [, rows]] = await Promise.all([
+  const [[, withdrawals], [, failed], [, exchanges], [, rows]] = await Promise.all([
     service.listAndCountCryptoWithdrawals({ status: UNKNOWN }, { take: 1, select: ["id"] }),
+    service.listAndCountCryptoWithdrawals(FAILED_UNDECIDED, { take: 1, select: ["id"] }),
     service.listAndCountCryptoExchanges({ status: UNKNOWN }, { take: 1, select: ["id"] }),
     service.listAndCountCryptoAttentions({ status: "open" }, { take: 1, select: ["id"] }),
   ])
@@ -59,6 +65,11 @@ async function parts(service: AttentionQueueService): Promise<QueuePart[]> {
       count: withdrawals,
       read: async (skip, take) =>
         (await service.listAndCountCryptoWithdrawals({ status: UNKNOWN }, { order: { requested_at: "DESC", id: "ASC" }, skip, take }))[0].map(withdrawalItem),
+    },
+    {
+      count: failed,
+      read: async (skip, take) =>
+        (await service.listAndCountCryptoWithdrawals(FAILED_UNDECIDED, { order: { requested_at: "DESC", id: "ASC" }, skip, take }))[0].map(withdrawalItem),
     },
     {
       count: exchanges,
@@ -97,7 +108,13 @@ export async function countAttentionQueue(service: AttentionQueueService): Promi
 function withdrawalItem(withdrawal: WithdrawalRecord): AttentionQueueItem {
   return {
     id: withdrawal.id,
-    kind: withdrawal.purpose === "withdrawal" ? "withdrawal_unknown" : "refund_unknown",
+    kind: isUndecidedGatewayFailure(withdrawal)
+      ? withdrawal.purpose === "withdrawal"
+        ? "withdrawal_failed"
+        : "refund_failed"
+      : withdrawal.purpose === "withdrawal"
+        ? "withdrawal_unknown"
+        : "refund_unknown",
     source: "withdrawal",
     provider_id: withdrawal.provider_id,
     subject_id: withdrawal.id,
@@ -114,6 +131,9 @@ function withdrawalItem(withdrawal: WithdrawalRecord): AttentionQueueItem {
       requested_by: withdrawal.requested_by,
       invoice_id: withdrawal.invoice_id,
       error_message: withdrawal.error_message,
+      operation_id: withdrawal.operation_id,
+      gateway_status: withdrawal.gateway_status,
+      gateway_evidence: withdrawal.gateway_evidence,
     },
     status: "open",
     withdrawal_id: withdrawal.id,

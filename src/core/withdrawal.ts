@@ -10,6 +10,23 @@ export interface WithdrawalRecipient {
   amount: string
 }
 
+/**
+ * Withdrawal statuses not yet proven sent or not sent: the money may still leave
+ * (docs/money-out.md). An `error` withdrawal whose duplicate guard is kept (failed at the gateway,
+ * no decision yet) holds its money too: see `withdrawalHoldsMoney`.
+ */
+export const UNSETTLED_WITHDRAWAL_STATUSES = ["requested", "sending", "outcome_unknown"] as const
+
+/** Failed at the gateway (a 201 with `status: "error"`, spec §2.3) and not yet decided by the merchant. */
+export function isUndecidedGatewayFailure(row: { status: string; active_fingerprint: string | null }): boolean {
+  return row.status === "error" && row.active_fingerprint !== null
+}
+
+/** Whether a withdrawal may still take money out: unsettled, or failed at the gateway and undecided. */
+export function withdrawalHoldsMoney(row: { status: string; active_fingerprint: string | null }): boolean {
+  return (UNSETTLED_WITHDRAWAL_STATUSES as readonly string[]).includes(row.status) || isUndecidedGatewayFailure(row)
+}
+
 /** The largest `mass_cash_out` list we send (the sandbox's limit; spec §8 does not state one). */
 export const MAX_RECIPIENTS = 100
 

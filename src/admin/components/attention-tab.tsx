@@ -34,6 +34,8 @@ const KIND_LABELS: Record<string, { title: string; help: string }> = {
   callback_failed: { title: "Callback not processed", help: "A verified callback failed processing several times." },
   withdrawal_unknown: { title: "Withdrawal: outcome unknown", help: "The gateway did not confirm it. Resolve it in the withdrawals list before sending again." },
   refund_unknown: { title: "Refund: outcome unknown", help: "The gateway did not confirm it. Resolve it in the withdrawals list before sending again." },
+  withdrawal_failed: { title: "Withdrawal: failed at the gateway", help: "The gateway answered with status error. It is not sent again until you decide: open it in the withdrawals list, check the operation, then allow sending again." },
+  refund_failed: { title: "Refund: failed at the gateway", help: "The gateway answered with status error. It is not sent again until you decide: open it in the withdrawals list, check the operation, then allow sending again." },
   exchange_unknown: { title: "Exchange: outcome unknown", help: "The gateway did not confirm it. Resolve it in the exchanges list." },
 }
 

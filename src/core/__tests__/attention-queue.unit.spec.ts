@@ -4,9 +4,10 @@ type Row = Record<string, unknown> & { id: string; status: string; created_at: D
 
 /** The module service's list-and-count over in-memory rows: filter on `status`, newest first, skip/take. */
 function table(rows: Row[], dateField = "created_at") {
-  return async (filters: { status?: string }, config: { take?: number; skip?: number } = {}): Promise<[Row[], number]> => {
+  return async (filters: { status?: string; active_fingerprint?: { $ne: null } }, config: { take?: number; skip?: number } = {}): Promise<[Row[], number]> => {
     const matching = rows
       .filter((row) => filters.status === undefined || row.status === filters.status)
+      .filter((row) => filters.active_fingerprint === undefined || (row.active_fingerprint ?? null) !== null)
       .sort((a, b) => (b[dateField] as Date).getTime() - (a[dateField] as Date).getTime())
     const skip = config.skip ?? 0
     return [matching.slice(skip, config.take === undefined ? undefined : skip + config.take), matching.length]
@@ -15,7 +16,7 @@ function table(rows: Row[], dateField = "created_at") {
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 10, minute))
 
-function service(counts: { unknownWithdrawals: number; unknownExchanges: number; openRows: number; resolvedRows?: number }): AttentionQueueService {
+function service(counts: { unknownWithdrawals: number; unknownExchanges: number; openRows: number; resolvedRows?: number; extraWithdrawals?: Row[] }): AttentionQueueService {
   const withdrawals: Row[] = Array.from({ length: counts.unknownWithdrawals }, (_, i) => ({
     id: `cwd_${i}`,
     status: "outcome_unknown",
@@ -55,7 +56,7 @@ function service(counts: { unknownWithdrawals: number; unknownExchanges: number;
   ]
   return {
     listAndCountCryptoAttentions: table(attentions),
-    listAndCountCryptoWithdrawals: table(withdrawals.length === 0 ? [] : [...withdrawals, completed], "requested_at"),
+    listAndCountCryptoWithdrawals: table([...(withdrawals.length === 0 ? [] : [...withdrawals, completed]), ...(counts.extraWithdrawals ?? [])], "requested_at"),
     listAndCountCryptoExchanges: table(exchanges, "requested_at"),
   } as unknown as AttentionQueueService // a fake of the three list-and-count methods the queue reads
 }
@@ -98,5 +99,37 @@ describe("the Needs-attention queue's pages", () => {
   it("keeps the amount and coin of a derived exchange item", async () => {
     const page = await listAttentionQueue(service({ unknownWithdrawals: 0, unknownExchanges: 1, openRows: 0 }), { limit: 5, offset: 0 })
     expect(page.items[0]).toMatchObject({ kind: "exchange_unknown", psys_cid: "LTC", amount: "1.5", status: "open" })
+  })
+
+  it("lists a withdrawal and a refund that failed at the gateway while their guard is kept, and not one the merchant released", async () => {
+    const failed = (id: string, purpose: string, guard: string | null, minute: number): Row => ({
+      id,
+      status: "error",
+      active_fingerprint: guard,
+      purpose,
+      provider_id: "pp_crypto_crypto",
+      psys_cid: "ETH",
+      total_amount: "0.02",
+      recipients: [],
+      operation_id: `op_${id}`,
+      gateway_status: "error",
+      requested_at: at(minute),
+      created_at: at(minute),
+    })
+    const queue = service({
+      unknownWithdrawals: 1,
+      unknownExchanges: 0,
+      openRows: 1,
+      extraWithdrawals: [failed("cwd_f1", "withdrawal", "fp1", 40), failed("cwd_f2", "overpayment", "fp2", 41), failed("cwd_released", "withdrawal", null, 42)],
+    })
+    const page = await listAttentionQueue(queue, { limit: 10, offset: 0 })
+    expect(page.items.map((item) => [item.id, item.kind])).toEqual([
+      ["cwd_0", "withdrawal_unknown"],
+      ["cwd_f2", "refund_failed"],
+      ["cwd_f1", "withdrawal_failed"],
+      ["catt_0", "overpaid"],
+    ])
+    expect(page.items[2]).toMatchObject({ amount: "0.02", psys_cid: "ETH", evidence: expect.objectContaining({ operation_id: "op_cwd_f1", gateway_status: "error" }) })
+    expect(await countAttentionQueue(queue)).toBe(4)
   })
 })
