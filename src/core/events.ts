@@ -29,6 +29,13 @@ export interface CryptoMoneyEvent {
   subject_id?: string
 }
 
+/**
+ * Each event's payload by name, for a store's subscriber (docs/events.md):
+ * `SubscriberArgs<CryptoEvents["crypto.payment.underpaid"]>`. Shares its name with the `CryptoEvents`
+ * list of names above; one import gives both. Every name of that list is a key here.
+ */
+export type CryptoEvents = { [Name in CryptoEventName]: CryptoMoneyEvent }
+
 /** The payment event an attention kind also emits (besides `crypto.attention.raised`). */
 export function paymentEventOf(kind: string): CryptoEventName | undefined {
   switch (kind) {
