@@ -50,9 +50,7 @@ beforeAll(async () => {
   process.env.MPC_TEST_PLAIN_GATEWAY_API_KEY = plainShop.secretKey
   // Deposit callbacks (spec §6.2) go to the shop's Status URL, which the seed leaves empty: point it
   // at the test app's callback route, as a merchant does in the gateway's shop settings.
-  const seedShop = sandbox.core.shopByKey(shop.secretKey)
-  if (seedShop === undefined) throw new Error("the sandbox does not know the test shop")
-  seedShop.status_url = `${process.env.MPC_TEST_BACKEND_URL}/hooks/crypto/crypto?json=true`
+  await controlOf(sandbox, shop).shopSettings({ statusUrl: `${process.env.MPC_TEST_BACKEND_URL}/hooks/crypto/crypto?json=true` })
 })
 
 afterAll(() => testSandbox?.stop())
@@ -123,27 +121,23 @@ async function cashOutAmountsAtGateway(address: string): Promise<string[]> {
   return amounts
 }
 
-/** The shop's ETH balance in the sandbox's own books. */
-function sandboxEthBalance(): Decimal {
-  const seedShop = sandbox.core.shopByKey(shop.secretKey)
-  if (seedShop === undefined) throw new Error("the sandbox does not know the test shop")
-  return new Decimal(sandbox.core.balance(seedShop, "ETH").toFixed())
+/** The shop's ETH balance as the gateway reports it (spec §4.9). */
+async function sandboxEthBalance(): Promise<Decimal> {
+  return new Decimal((await gateway.balances.retrieve("ETH")).balance.toFixed())
 }
 
-/** The fee the sandbox charged for its one cash_out to `address` (spec §2.3 `fee`). */
-function sandboxFeeOfCashOut(address: string): Decimal {
-  const seedShop = sandbox.core.shopByKey(shop.secretKey)
-  const [record] = seedShop === undefined ? [] : sandbox.core.operations(seedShop).filter((r) => r.type === "cash_out" && "withdrawal" in r && r.withdrawal.to[0] === address)
-  if (record === undefined || !("withdrawal" in record)) throw new Error(`the sandbox holds no cash_out to ${address}`)
-  return new Decimal(record.withdrawal.fee)
+/** The fee the gateway charged for its one cash_out to `address` (spec §2.2 `fee` of the operation). */
+async function sandboxFeeOfCashOut(address: string): Promise<Decimal> {
+  for await (const operation of gateway.operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) {
+    if (operation.wallet_hash === address && operation.fee !== undefined && operation.fee !== null) return new Decimal(operation.fee.toFixed())
+  }
+  throw new Error(`the gateway holds no cash_out to ${address} with a fee`)
 }
 
-/** What is due on an invoice in the sandbox and to how many decimals its coin goes. */
-function dueAt(txnId: string): { total: Decimal; precision: number } {
-  const invoice = sandbox.core.invoice(txnId)
-  const coin = invoice === undefined ? undefined : sandbox.core.coin(invoice.psys_cid)
-  if (invoice === undefined || coin === undefined) throw new Error(`the sandbox has no invoice ${txnId}`)
-  return { total: new Decimal(invoice.invoice_total_sum), precision: coin.precision }
+/** What is due on an invoice at the gateway and to how many decimals its coin goes (the sandbox's control view). */
+async function dueAt(txnId: string): Promise<{ total: Decimal; precision: number }> {
+  const invoice = await controlOf(sandbox, shop).invoice(txnId)
+  return { total: new Decimal(invoice.invoice_total_sum), precision: invoice.precision }
 }
 
 /**
@@ -154,7 +148,7 @@ function dueAt(txnId: string): { total: Decimal; precision: number } {
 async function orderPaidInPart(container: MedusaContainer, api: AxiosInstance, fraction: string): Promise<{ orderId: string; txnId: string; paid: Decimal; due: Decimal }> {
   const store = await createCryptoStore(container)
   const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-  const { total, precision } = dueAt(txnId)
+  const { total, precision } = await dueAt(txnId)
   const paid = total.times(fraction).toDecimalPlaces(precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN)
   await controlOf(sandbox, shop).pay(txnId, { amount: paid.toFixed() })
   await callbacksDeliveredAndProcessed(sandbox, container)
@@ -525,10 +519,10 @@ medusaIntegrationTestRunner({
         const created = await admin().post("/admin/crypto/exchanges", body, auth)
         expect(created.status).toBe(201)
         expect(created.data.exchange).toMatchObject({ id: expect.stringMatching(/^cexc_/), status: "created", exchange_id: expect.any(String), from_amount: "1", requested_by: expect.stringMatching(/^user_/) })
-        const balanceAfterFirst = sandboxEthBalance()
+        const balanceAfterFirst = await sandboxEthBalance()
         const again = await admin().post("/admin/crypto/exchanges", body, auth)
         expect(again.data).toMatchObject({ replayed: true, exchange: { id: created.data.exchange.id } })
-        expect(sandboxEthBalance().toFixed()).toBe(balanceAfterFirst.toFixed())
+        expect((await sandboxEthBalance()).toFixed()).toBe(balanceAfterFirst.toFixed())
         const status = await admin().get(`/admin/crypto/exchanges/${created.data.exchange.exchange_id}`, auth)
         expect(status.data.exchange.id).toBe(created.data.exchange.exchange_id)
       })
@@ -553,10 +547,10 @@ medusaIntegrationTestRunner({
         const first = await admin().post("/admin/crypto/exchanges", body, auth)
         expect(first.status).toBe(202)
         expect(first.data.exchange.status).toBe("outcome_unknown")
-        const balanceAfterFirst = sandboxEthBalance()
+        const balanceAfterFirst = await sandboxEthBalance()
         const again = await admin().post("/admin/crypto/exchanges", body, auth)
         expect(again.data).toMatchObject({ replayed: true, exchange: { id: first.data.exchange.id, status: "outcome_unknown" } })
-        expect(sandboxEthBalance().toFixed()).toBe(balanceAfterFirst.toFixed())
+        expect((await sandboxEthBalance()).toFixed()).toBe(balanceAfterFirst.toFixed())
       })
 
       it("resolves an exchange of unknown outcome as not sent only with a note, recording who", async () => {
@@ -683,7 +677,7 @@ medusaIntegrationTestRunner({
         const before = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
         expect(before.data.invoices[0]).toMatchObject({ overpaid_amount: overpaid, refund_due_amount: null })
         const address = ethAddress()
-        const balanceBefore = sandboxEthBalance()
+        const balanceBefore = await sandboxEthBalance()
 
         const body = refundOf(orderId, "overpayment", address)
         const first = await admin().post("/admin/crypto/refunds", body, auth)
@@ -702,7 +696,7 @@ medusaIntegrationTestRunner({
         })
         expect(again.data).toMatchObject({ replayed: true, withdrawal: { id: first.data.withdrawal.id } })
         expect(await cashOutAmountsAtGateway(address)).toEqual([overpaid])
-        expect(balanceBefore.minus(sandboxEthBalance()).toFixed()).toBe(new Decimal(overpaid).plus(sandboxFeeOfCashOut(address)).toFixed())
+        expect(balanceBefore.minus(await sandboxEthBalance()).toFixed()).toBe(new Decimal(overpaid).plus(await sandboxFeeOfCashOut(address)).toFixed())
         const after = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
         expect(after.data.withdrawals).toEqual([expect.objectContaining({ id: first.data.withdrawal.id, purpose: "overpayment", status: "completed", total_amount: overpaid })])
         // The overpayment was never part of the order's captured amount: no Medusa refund for it.
@@ -732,7 +726,7 @@ medusaIntegrationTestRunner({
         const before = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
         expect(before.data.invoices[0]).toMatchObject({ session_status: "canceled", received_amount: paid.toFixed(), refund_due_amount: paid.toFixed(), overpaid_amount: null })
         const address = ethAddress()
-        const balanceBefore = sandboxEthBalance()
+        const balanceBefore = await sandboxEthBalance()
 
         const body = refundOf(orderId, "underpayment", address)
         const first = await admin().post("/admin/crypto/refunds", body, auth)
@@ -749,7 +743,7 @@ medusaIntegrationTestRunner({
         })
         expect(again.data).toMatchObject({ replayed: true, withdrawal: { id: first.data.withdrawal.id } })
         expect(await cashOutAmountsAtGateway(address)).toEqual([paid.toFixed()])
-        expect(balanceBefore.minus(sandboxEthBalance()).toFixed()).toBe(paid.plus(sandboxFeeOfCashOut(address)).toFixed())
+        expect(balanceBefore.minus(await sandboxEthBalance()).toFixed()).toBe(paid.plus(await sandboxFeeOfCashOut(address)).toFixed())
         const after = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
         expect(after.data.withdrawals).toEqual([expect.objectContaining({ id: first.data.withdrawal.id, purpose: "underpayment", status: "completed", total_amount: paid.toFixed() })])
         const more = await requestFailure(admin().post("/admin/crypto/refunds", refundOf(orderId, "underpayment", ethAddress()), auth))

@@ -331,7 +331,7 @@ medusaIntegrationTestRunner({
         const store = await createStore(container, { price: "25.0699" })
         const session = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
 
-        expect(sandbox.core.invoice(session.txnId)?.source_amount).toBe("25.07")
+        expect((await controlOf(sandbox, shop).invoice(session.txnId)).source_amount).toBe("25.07")
         await controlOf(sandbox, shop).pay(session.txnId)
         await callbacksDeliveredAndProcessed(sandbox, container)
 
@@ -343,7 +343,7 @@ medusaIntegrationTestRunner({
         const store = await createStore(getContainer(), { currency: "kwd", price: "13.845" })
         const session = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
 
-        expect(sandbox.core.invoice(session.txnId)?.source_amount).toBe("13.845")
+        expect((await controlOf(sandbox, shop).invoice(session.txnId)).source_amount).toBe("13.845")
         expect(session.data.source_amount).toBe("13.845")
       })
 
@@ -351,7 +351,7 @@ medusaIntegrationTestRunner({
         const store = await createStore(getContainer(), { currency: "jpy", price: 1734 })
         const session = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
 
-        expect(sandbox.core.invoice(session.txnId)?.source_amount).toBe("1734")
+        expect((await controlOf(sandbox, shop).invoice(session.txnId)).source_amount).toBe("1734")
         expect(session.data.source_amount).toBe("1734")
       })
     })
