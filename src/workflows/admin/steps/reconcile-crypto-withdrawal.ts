@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { Operation } from "../../../gateway"
-import { toMedusaError } from "../../../core/errors"
+import { toMedusaError, failureReason } from "../../../core/errors"
 import { resolveCryptoModule, type CryptoModuleService } from "../../../modules/crypto"
 import { resolveCryptoProvider } from "../../../core/provider-entry"
 import {
@@ -87,7 +87,7 @@ export const reconcileCryptoWithdrawalStep = createStep(
         try {
           operation = await client.operations.retrieve(withdrawal.operation_id)
         } catch (error) {
-          const read: GatewayFailureRead = { at: new Date().toISOString(), ok: false, error: error instanceof Error ? error.message : String(error) }
+          const read: GatewayFailureRead = { at: new Date().toISOString(), ok: false, error: failureReason(error) }
           return new StepResponse<ReconciledCryptoWithdrawal>({ withdrawal: await recordFailedRead(service, withdrawal, read), candidates: [] })
         }
         return new StepResponse<ReconciledCryptoWithdrawal>({ withdrawal: await settleWithOperation(service, withdrawal, operation), candidates: [] })

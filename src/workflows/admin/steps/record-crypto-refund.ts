@@ -4,6 +4,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { CRYPTO_REFUND_AUTHORIZATION_KEY, CRYPTO_REFUNDS_KEY, type CryptoRefundAuthorization } from "../../../providers/crypto/refund-authorization"
 import { resolveCryptoModule } from "../../../modules/crypto"
+import { failureReason } from "../../../core/errors"
 import { recipientsOf } from "../../../core/withdrawal"
 import type { SentCryptoWithdrawal } from "./send-crypto-withdrawal"
 
@@ -65,7 +66,7 @@ export const recordCryptoRefundStep = createStep(recordCryptoRefundStepId, async
     const updated = await service.updateCryptoWithdrawals({ id: withdrawal.id, refund_id: refundId, error_message: null })
     return new StepResponse<SentCryptoWithdrawal>({ withdrawal: updated, replayed: sent.replayed })
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
+    const reason = failureReason(error)
     const updated = await service.updateCryptoWithdrawals({
       id: withdrawal.id,
       error_message: `The coins were sent, but Medusa did not record the refund: ${reason}. Send the same request again to retry the recording (nothing is sent twice).`,

@@ -1,5 +1,5 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { toMedusaError } from "../../../core/errors"
+import { toMedusaError, failureReason } from "../../../core/errors"
 import { statusOfExchange } from "../../../core/exchange"
 import { toWire } from "../../../core/money"
 import { CryptoOutcomeEvents, emitOutcomeUnknown } from "../../../core/outcome-events"
@@ -55,7 +55,7 @@ export const sendCryptoExchangeStep = createStep(sendCryptoExchangeStepId, async
     return new StepResponse<SentCryptoExchange>({ exchange: updated, replayed: false })
   } catch (error) {
     if (!isClearRefusal(error)) {
-      const reason = error instanceof Error ? error.message : String(error)
+      const reason = failureReason(error)
       const updated = await service.updateCryptoExchanges({
         id: exchange.id,
         status: "outcome_unknown",

@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { GatewayApiError, type GatewayClient } from "../../../gateway"
-import { explainGatewayRejection, toMedusaError } from "../../../core/errors"
+import { explainGatewayRejection, toMedusaError, failureReason } from "../../../core/errors"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { resolveCryptoProvider } from "../../../core/provider-entry"
 import { CryptoOutcomeEvents, emitOutcomeUnknown } from "../../../core/outcome-events"
@@ -74,7 +74,7 @@ export async function sendReservedWithdrawal(deps: SendWithdrawalDeps, withdrawa
     return { withdrawal: await deps.update({ ...answered, gateway_evidence: toEvidenceJson(evidence), error_message: failedAtGatewayMessage(evidence) }) }
   } catch (error) {
     if (!isClearRefusal(error)) {
-      const reason = error instanceof Error ? error.message : String(error)
+      const reason = failureReason(error)
       const updated = await deps.update({
         id: withdrawal.id,
         status: "outcome_unknown",
