@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto"
 import path from "node:path"
-import type { IAuthModuleService, ICustomerModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
+import type { ICustomerModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { GatewayClient } from "../../src/gateway"
 import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import {
+  adminHeaders,
   CRYPTO_PROVIDER_ID,
   callbacksDeliveredAndProcessed,
   createCryptoStore,
@@ -21,8 +22,6 @@ import {
 
 jest.setTimeout(300_000)
 
-// The test app (integration-tests/app) signs admin tokens with this secret.
-const JWT_SECRET = "test-jwt-secret"
 /** Admin calls to the gateway give up after this long, so a dropped answer is seen quickly. */
 const ADMIN_TIMEOUT_MS = 3000
 
@@ -64,21 +63,6 @@ async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance)
   const orderIds = await orderIdsForCart(container, store.cartId)
   if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
   return orderIds[0]
-}
-
-/** An admin user and its bearer token, as Medusa's own integration tests make them. */
-async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
-  const email = `admin-${randomBytes(4).toString("hex")}@example.com`
-  const user = await container.resolve<IUserModuleService>(Modules.USER).createUsers({ email, first_name: "Ada", last_name: "Admin" })
-  const identity = await container.resolve<IAuthModuleService>(Modules.AUTH).createAuthIdentities({
-    provider_identities: [{ provider: "emailpass", entity_id: email }],
-    app_metadata: { user_id: user.id },
-  })
-  const token = generateJwtToken(
-    { actor_id: user.id, actor_type: "user", auth_identity_id: identity.id, app_metadata: { user_id: user.id } },
-    { secret: JWT_SECRET, expiresIn: "1d" }
-  )
-  return { headers: { authorization: `Bearer ${token}` } }
 }
 
 const ethAddress = () => `0x${randomBytes(20).toString("hex")}`

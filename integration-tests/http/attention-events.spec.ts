@@ -4,8 +4,8 @@
 // boot, over the sandbox's white-label shop; every gateway state comes from the sandbox's control API.
 import { randomBytes } from "node:crypto"
 import path from "node:path"
-import type { IAuthModuleService, IEventBusModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
+import type { IEventBusModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createCartWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Decimal } from "decimal.js"
@@ -13,6 +13,7 @@ import { CryptoEvents, type CryptoEventName, type CryptoMoneyEvent } from "../..
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import type { RunningSandbox, SandboxControl, SandboxShop } from "../../src/sandbox"
 import {
+  adminHeaders,
   CRYPTO_PROVIDER_ID,
   callbacksDeliveredAndProcessed,
   controlOf,
@@ -27,7 +28,6 @@ import {
 
 jest.setTimeout(300_000)
 
-const JWT_SECRET = "test-jwt-secret"
 /** Admin calls to the gateway give up after this long, so a dropped answer is seen quickly. */
 const ADMIN_TIMEOUT_MS = 3000
 /** Longer than any invoice lifetime (at most 10 days): an unpaid invoice expires. */
@@ -50,20 +50,6 @@ afterAll(() => testSandbox?.stop())
 interface ReceivedEvent {
   name: CryptoEventName
   data: CryptoMoneyEvent
-}
-
-async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
-  const email = `admin-${randomBytes(4).toString("hex")}@example.com`
-  const user = await container.resolve<IUserModuleService>(Modules.USER).createUsers({ email, first_name: "Ada", last_name: "Admin" })
-  const identity = await container.resolve<IAuthModuleService>(Modules.AUTH).createAuthIdentities({
-    provider_identities: [{ provider: "emailpass", entity_id: email }],
-    app_metadata: { user_id: user.id },
-  })
-  const token = generateJwtToken(
-    { actor_id: user.id, actor_type: "user", auth_identity_id: identity.id, app_metadata: { user_id: user.id } },
-    { secret: JWT_SECRET, expiresIn: "1d" }
-  )
-  return { headers: { authorization: `Bearer ${token}` } }
 }
 
 /** Polls `check` until it stops throwing, at most `timeoutMs`; then its last failure fails the test. */

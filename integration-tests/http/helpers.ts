@@ -2,8 +2,9 @@
 // crypto, and a storefront's crypto checkout. Each file still boots one Medusa app
 // (medusaIntegrationTestRunner); these helpers only create data in it and call it as a storefront would.
 import { createServer } from "node:net"
-import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { randomBytes } from "node:crypto"
+import type { IAuthModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
 import {
   createApiKeysWorkflow,
   createCartWorkflow,
@@ -242,4 +243,22 @@ export async function callbacksDeliveredAndProcessed(sandbox: RunningSandbox, co
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+}
+
+/** The secret the test app (integration-tests/app) signs admin tokens with. */
+const JWT_SECRET = "test-jwt-secret"
+
+/** A new admin user and its bearer token, as Medusa's own integration tests make them. */
+export async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
+  const email = `admin-${randomBytes(4).toString("hex")}@example.com`
+  const user = await container.resolve<IUserModuleService>(Modules.USER).createUsers({ email, first_name: "Ada", last_name: "Admin" })
+  const identity = await container.resolve<IAuthModuleService>(Modules.AUTH).createAuthIdentities({
+    provider_identities: [{ provider: "emailpass", entity_id: email }],
+    app_metadata: { user_id: user.id },
+  })
+  const token = generateJwtToken(
+    { actor_id: user.id, actor_type: "user", auth_identity_id: identity.id, app_metadata: { user_id: user.id } },
+    { secret: JWT_SECRET, expiresIn: "1d" }
+  )
+  return { headers: { authorization: `Bearer ${token}` } }
 }

@@ -6,14 +6,15 @@
 // through its typed control client.
 import { randomBytes } from "node:crypto"
 import path from "node:path"
-import type { IAuthModuleService, ICustomerModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, generateJwtToken, Modules } from "@medusajs/framework/utils"
+import type { ICustomerModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
 import { defaultSeed, startSandbox, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import {
+  adminHeaders,
   callbacksProcessed,
   createCryptoStore,
   freePort,
@@ -25,7 +26,6 @@ import {
 
 jest.setTimeout(240_000)
 
-const JWT_SECRET = "test-jwt-secret"
 /** Longer than any invoice lifetime (at most 10 days): an unpaid invoice expires. */
 const PAST_EXPIRY_SECONDS = 11 * 24 * 3600
 
@@ -67,20 +67,6 @@ const control = (): SandboxControl => sandbox.control.as(shop.secretKey)
 /** The test app's container (set when the runner hands it over). */
 let appContainer: () => MedusaContainer = () => {
   throw new Error("the test app is not running")
-}
-
-async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
-  const email = `admin-${randomBytes(4).toString("hex")}@example.com`
-  const user = await container.resolve<IUserModuleService>(Modules.USER).createUsers({ email, first_name: "Ada", last_name: "Admin" })
-  const identity = await container.resolve<IAuthModuleService>(Modules.AUTH).createAuthIdentities({
-    provider_identities: [{ provider: "emailpass", entity_id: email }],
-    app_metadata: { user_id: user.id },
-  })
-  const token = generateJwtToken(
-    { actor_id: user.id, actor_type: "user", auth_identity_id: identity.id, app_metadata: { user_id: user.id } },
-    { secret: JWT_SECRET, expiresIn: "1d" }
-  )
-  return { headers: { authorization: `Bearer ${token}` } }
 }
 
 /**

@@ -2,20 +2,18 @@
 // (docs/money-out.md). The sandbox is driven only through its typed control client.
 import { randomBytes } from "node:crypto"
 import path from "node:path"
-import type { IAuthModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { generateJwtToken, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
 import { GatewayClient } from "../../src/gateway"
 import { resolveCryptoModule } from "../../src/modules/crypto"
 import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
-import { callbacksDeliveredAndProcessed, controlOf, createCryptoStore, orderIdsForCart, requestFailure, startCryptoCheckout, startTestSandbox, type TestSandbox } from "./helpers"
+import { adminHeaders, callbacksDeliveredAndProcessed, controlOf, createCryptoStore, orderIdsForCart, requestFailure, startCryptoCheckout, startTestSandbox, type TestSandbox } from "./helpers"
 
 jest.setTimeout(300_000)
 
-// The test app (integration-tests/app) signs admin tokens with this secret.
-const JWT_SECRET = "test-jwt-secret"
 
 let testSandbox: TestSandbox | undefined
 let sandbox: RunningSandbox
@@ -33,21 +31,6 @@ beforeAll(async () => {
 })
 
 afterAll(() => testSandbox?.stop())
-
-/** An admin user and its bearer token, as Medusa's own integration tests make them. */
-async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
-  const email = `admin-${randomBytes(4).toString("hex")}@example.com`
-  const user = await container.resolve<IUserModuleService>(Modules.USER).createUsers({ email, first_name: "Ada", last_name: "Admin" })
-  const identity = await container.resolve<IAuthModuleService>(Modules.AUTH).createAuthIdentities({
-    provider_identities: [{ provider: "emailpass", entity_id: email }],
-    app_metadata: { user_id: user.id },
-  })
-  const token = generateJwtToken(
-    { actor_id: user.id, actor_type: "user", auth_identity_id: identity.id, app_metadata: { user_id: user.id } },
-    { secret: JWT_SECRET, expiresIn: "1d" }
-  )
-  return { headers: { authorization: `Bearer ${token}` } }
-}
 
 const ethAddress = () => `0x${randomBytes(20).toString("hex")}`
 const btcAddress = () => `bc1q${randomBytes(19).toString("hex")}`

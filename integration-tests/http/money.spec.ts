@@ -4,8 +4,8 @@
 // so the plugin must learn them from the verified callbacks (spec §6.1) as a real plain shop does.
 import { randomBytes } from "node:crypto"
 import path from "node:path"
-import type { IAuthModuleService, IUserModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { generateJwtToken, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
@@ -13,6 +13,7 @@ import { GatewayClient, signCallback } from "../../src/gateway"
 import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import {
+  adminHeaders,
   callbacksDeliveredAndProcessed,
   callbacksProcessed,
   createCryptoStore,
@@ -28,7 +29,6 @@ import {
 
 jest.setTimeout(180_000)
 
-const JWT_SECRET = "test-jwt-secret"
 /** Longer than any invoice lifetime (at most 10 days): an unpaid invoice expires. */
 const PAST_EXPIRY_SECONDS = 11 * 24 * 3600
 
@@ -46,20 +46,6 @@ afterAll(() => testSandbox?.stop())
 /** The test app's container (set when the runner hands it over). */
 let appContainer: () => MedusaContainer = () => {
   throw new Error("the test app is not running")
-}
-
-async function adminHeaders(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
-  const email = `admin-${randomBytes(4).toString("hex")}@example.com`
-  const user = await container.resolve<IUserModuleService>(Modules.USER).createUsers({ email, first_name: "Ada", last_name: "Admin" })
-  const identity = await container.resolve<IAuthModuleService>(Modules.AUTH).createAuthIdentities({
-    provider_identities: [{ provider: "emailpass", entity_id: email }],
-    app_metadata: { user_id: user.id },
-  })
-  const token = generateJwtToken(
-    { actor_id: user.id, actor_type: "user", auth_identity_id: identity.id, app_metadata: { user_id: user.id } },
-    { secret: JWT_SECRET, expiresIn: "1d" }
-  )
-  return { headers: { authorization: `Bearer ${token}` } }
 }
 
 const BECH32 = "023456789acdefghjklmnpqrstuvwxyz"
