@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js"
 import { isDecimalString } from "../gateway"
+import type { ICacheService } from "@medusajs/framework/types"
 import type CryptoModuleService from "../modules/crypto/service"
-import { settingsGeneration } from "../modules/crypto/settings-generation"
 import type { ResolvedCryptoOptions } from "./options"
 
 /** The settings a merchant edits in the admin (Settings → Crypto); all optional: null = config. */
@@ -64,52 +64,133 @@ export async function readStoredSettings(
 /**
  * The options the next checkout uses: `defaults` (the provider's medusa-config options) with the
  * settings the merchant saved in the admin on top. Read from the database on every call (the
- * admin's path; checkouts use `readEffectiveOptionsCached`), so a change reaches every server
- * instance without a restart.
+ * admin's path; checkouts use `readEffectiveOptionsCached`, through Medusa's cache module), so a
+ * change reaches every server instance without a restart.
  */
 export async function readEffectiveOptions<T extends EditableCryptoOptions>(store: SettingsStore, providerId: string, defaults: T): Promise<T> {
   return mergeCryptoSettings(defaults, await readStoredSettings(store, providerId))
 }
 
-/** How long a checkout reuses the stored settings it read (per process): an admin change reaches other instances within this. */
-export const SETTINGS_CACHE_TTL_MS = 5_000
+/** The part of Medusa's cache module (`Modules.CACHE`: in-memory by default, Redis in production) the settings use. */
+export type SettingsCache = Pick<ICacheService, "get" | "set" | "invalidate">
 
-interface CachedSettings {
-  at: number
-  generation: number
-  row: StoredCryptoSettings | undefined
+/**
+ * Where the stored settings rows of every provider entry live in the cache module: one key, so a
+ * write to any row (the module service does not always know its provider) invalidates it at once.
+ */
+export const SETTINGS_CACHE_KEY = "medusa-payment-crypto:settings:v1"
+
+/**
+ * How long a cached copy lives (seconds). Every write through the module service invalidates it
+ * (`invalidateSettingsOnWrite`), so this bounds only a read that raced a save (read the old row
+ * before the save, cached it after the invalidation).
+ */
+export const SETTINGS_CACHE_TTL_SECONDS = 30
+
+/** The cached copy: the stored rows by provider id, plain values only (the cache may be Redis: JSON). */
+interface CachedSettingsRows {
+  rows: Record<string, StoredCryptoSettings>
+}
+
+/** The stores the payment paths read settings from: our module, which also names the cache it invalidates. */
+export type CachedSettingsStore = SettingsStore & {
+  /** Medusa's cache module, when the application has one (the module service resolves it). */
+  cryptoSettingsCache?: () => Promise<SettingsCache | undefined>
+}
+
+const plainSettings = (row: StoredCryptoSettings): StoredCryptoSettings => ({
+  accepted_coins: isCoinList(row.accepted_coins) ? [...row.accepted_coins] : null,
+  default_coin: row.default_coin ?? null,
+  invoice_lifetime_minutes: row.invoice_lifetime_minutes ?? null,
+  order_on_detection: row.order_on_detection ?? null,
+  underpaid_tolerance_percent: row.underpaid_tolerance_percent ?? null,
+})
+
+const isCachedRows = (value: unknown): value is CachedSettingsRows =>
+  typeof value === "object" && value !== null && typeof (value as { rows?: unknown }).rows === "object" && (value as { rows?: unknown }).rows !== null
+
+async function readAllStoredSettings(store: SettingsStore): Promise<CachedSettingsRows> {
+  const rows: Record<string, StoredCryptoSettings> = {}
+  for (const row of await store.listCryptoSettings({})) {
+    rows[row.provider_id] = plainSettings(row)
+  }
+  return { rows }
 }
 
 /**
- * The settings rows read by checkouts, per store (the module service) and provider. A cache of a
- * database row with a short life, never a source of truth: any write to the settings table in this
- * process (`settingsGeneration`, counted by the module service) makes the next read go to the
- * database; other instances see a change within `SETTINGS_CACHE_TTL_MS`.
- */
-const settingsCache = new WeakMap<object, Map<string, CachedSettings>>()
-
-/**
  * `readEffectiveOptions` for the payment paths (`initiatePayment`, `authorizePayment`, callback
- * processing): the stored row is reused for `SETTINGS_CACHE_TTL_MS` unless this process wrote the
- * settings since, so a checkout does not read the settings table on every call.
+ * processing): the stored rows come from Medusa's cache module, filled from the database on a miss
+ * and invalidated by every settings write (`invalidateSettingsOnWrite`). With the Redis cache module
+ * (production, docs/production.md) a save is seen by every instance at once; without a cache (a
+ * unit test's fake store) or when the cache fails, the database is read.
  */
 export async function readEffectiveOptionsCached<T extends EditableCryptoOptions>(
-  store: SettingsStore,
+  store: CachedSettingsStore,
   providerId: string,
-  defaults: T,
-  now: number = Date.now()
+  defaults: T
 ): Promise<T> {
-  let byProvider = settingsCache.get(store)
-  if (byProvider === undefined) {
-    byProvider = new Map()
-    settingsCache.set(store, byProvider)
+  const cache = await store.cryptoSettingsCache?.()
+  if (cache === undefined) {
+    return readEffectiveOptions(store, providerId, defaults)
   }
-  const generation = settingsGeneration()
-  const cached = byProvider.get(providerId)
-  if (cached !== undefined && cached.generation === generation && now - cached.at >= 0 && now - cached.at < SETTINGS_CACHE_TTL_MS) {
-    return mergeCryptoSettings(defaults, cached.row)
+  let cached: unknown = null
+  try {
+    cached = await cache.get<CachedSettingsRows>(SETTINGS_CACHE_KEY)
+  } catch {
+    // A cache that cannot answer (Redis down) costs a database read, never a checkout.
+    cached = null
   }
-  const row = await readStoredSettings(store, providerId)
-  byProvider.set(providerId, { at: now, generation, row })
-  return mergeCryptoSettings(defaults, row)
+  if (isCachedRows(cached)) {
+    return mergeCryptoSettings(defaults, cached.rows[providerId])
+  }
+  const fresh = await readAllStoredSettings(store)
+  try {
+    await cache.set(SETTINGS_CACHE_KEY, fresh, SETTINGS_CACHE_TTL_SECONDS)
+  } catch {
+    // Not cached: the next checkout reads the database again.
+  }
+  return mergeCryptoSettings(defaults, fresh.rows[providerId])
+}
+
+/** Drops the cached settings: the next read on any instance sharing the cache goes to the database. */
+export async function invalidateCryptoSettings(cache: SettingsCache | undefined): Promise<void> {
+  await cache?.invalidate(SETTINGS_CACHE_KEY)
+}
+
+/** The module service's writes to `crypto_setting` (MedusaService's generated methods). */
+export const SETTINGS_WRITE_METHODS = [
+  "createCryptoSettings",
+  "updateCryptoSettings",
+  "upsertCryptoSettings",
+  "deleteCryptoSettings",
+  "softDeleteCryptoSettings",
+  "restoreCryptoSettings",
+] as const
+
+/**
+ * Wraps every settings write of `service` (any path: the admin's workflow, a script, a test writing
+ * through the module) so the cached settings are invalidated once it is done, failed or not (a
+ * failed write may have changed a row). Called once by the module service's constructor.
+ */
+export function invalidateSettingsOnWrite(service: object, cacheOf: () => Promise<SettingsCache | undefined>): void {
+  for (const name of SETTINGS_WRITE_METHODS) {
+    const write = (service as Record<string, unknown>)[name]
+    if (typeof write !== "function") continue
+    const original = write.bind(service) as (...input: unknown[]) => Promise<unknown>
+    Object.defineProperty(service, name, {
+      configurable: true,
+      writable: true,
+      value: async (...input: unknown[]) => {
+        try {
+          return await original(...input)
+        } finally {
+          // A cache that cannot be reached must not fail a save that happened: the copy then
+          // lives at most SETTINGS_CACHE_TTL_SECONDS.
+          await cacheOf()
+            .then(invalidateCryptoSettings)
+            .catch(() => undefined)
+        }
+      },
+    })
+  }
 }

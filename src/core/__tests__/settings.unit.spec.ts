@@ -1,6 +1,14 @@
 import { Decimal } from "decimal.js"
-import { settingsChanged } from "../../modules/crypto/settings-generation"
-import { mergeCryptoSettings, readEffectiveOptionsCached, SETTINGS_CACHE_TTL_MS, type StoredCryptoSettings } from "../settings"
+import {
+  invalidateSettingsOnWrite,
+  mergeCryptoSettings,
+  readEffectiveOptionsCached,
+  SETTINGS_CACHE_KEY,
+  SETTINGS_CACHE_TTL_SECONDS,
+  type CachedSettingsStore,
+  type SettingsCache,
+  type StoredCryptoSettings,
+} from "../settings"
 
 const defaults = {
   allowedCurrencies: ["BTC", "ETH"],
@@ -31,51 +39,124 @@ describe("effective crypto settings", () => {
   })
 })
 
-describe("settings read on the checkout path", () => {
-  function storeWith(row: (StoredCryptoSettings & { id: string }) | undefined) {
-    const store = {
-      row,
-      reads: 0,
-      listCryptoSettings: async () => {
-        store.reads += 1
-        return store.row === undefined ? [] : [store.row]
-      },
+describe("settings read on the checkout path, through Medusa's cache module", () => {
+  type Row = StoredCryptoSettings & { id: string; provider_id: string }
+
+  /** Medusa's cache module as the payment paths see it: one store shared by every instance (Redis in production). */
+  class FakeCache implements SettingsCache {
+    readonly entries = new Map<string, { data: unknown; ttl: number | undefined }>()
+    invalidations = 0
+    failing = false
+
+    async get<T>(key: string): Promise<T | null> {
+      if (this.failing) throw new Error("cache unreachable")
+      return (this.entries.get(key)?.data as T | undefined) ?? null
     }
-    return store
+
+    async set(key: string, data: unknown, ttl?: number): Promise<void> {
+      if (this.failing) throw new Error("cache unreachable")
+      // Redis keeps JSON: what comes back is a copy, never the object that was set.
+      this.entries.set(key, { data: JSON.parse(JSON.stringify(data)), ttl })
+    }
+
+    async invalidate(key: string): Promise<void> {
+      if (this.failing) throw new Error("cache unreachable")
+      this.invalidations += 1
+      this.entries.delete(key)
+    }
   }
-  const read = (store: ReturnType<typeof storeWith>, now: number) =>
-    readEffectiveOptionsCached(store as unknown as Parameters<typeof readEffectiveOptionsCached>[0], "pp_crypto_crypto", defaults, now)
 
-  it("reuses the stored row for a few seconds, then reads it again", async () => {
-    const store = storeWith({ id: "cset_1", invoice_lifetime_minutes: 15 })
-    expect((await read(store, 1_000)).expireMinutes).toBe(15)
-    store.row = { id: "cset_1", invoice_lifetime_minutes: 30 }
-    expect((await read(store, 1_000 + SETTINGS_CACHE_TTL_MS - 1)).expireMinutes).toBe(15)
-    expect(store.reads).toBe(1)
-    expect((await read(store, 1_000 + SETTINGS_CACHE_TTL_MS)).expireMinutes).toBe(30)
-    expect(store.reads).toBe(2)
+  /** The database table, shared by every instance. */
+  class SettingsTable {
+    rows: Row[] = []
+    reads = 0
+  }
+
+  /** One instance's module service: reads and writes the shared table, its writes wrapped like the real one's. */
+  function moduleService(table: SettingsTable, cache: SettingsCache | undefined) {
+    const service = {
+      listCryptoSettings: async (filters: { provider_id?: string }) => {
+        table.reads += 1
+        return table.rows.filter((row) => filters.provider_id === undefined || row.provider_id === filters.provider_id)
+      },
+      updateCryptoSettings: async (data: Partial<Row> & { id: string }) => {
+        const row = table.rows.find((candidate) => candidate.id === data.id)
+        if (row === undefined) throw new Error(`no settings row ${data.id}`)
+        Object.assign(row, data)
+        return row
+      },
+      cryptoSettingsCache: async () => cache,
+    }
+    invalidateSettingsOnWrite(service, async () => cache)
+    return service
+  }
+
+  // The fake returns only the columns the settings use, not every generated one.
+  const read = (service: ReturnType<typeof moduleService>, providerId = "pp_crypto_crypto") =>
+    readEffectiveOptionsCached(service as unknown as CachedSettingsStore, providerId, defaults)
+
+  it("reads the database once, then serves the cached rows, for every provider entry", async () => {
+    const table = new SettingsTable()
+    table.rows = [
+      { id: "cset_1", provider_id: "pp_crypto_crypto", invoice_lifetime_minutes: 15 },
+      { id: "cset_2", provider_id: "pp_crypto_other", invoice_lifetime_minutes: 45 },
+    ]
+    const cache = new FakeCache()
+    const service = moduleService(table, cache)
+    expect((await read(service)).expireMinutes).toBe(15)
+    expect((await read(service)).expireMinutes).toBe(15)
+    expect((await read(service, "pp_crypto_other")).expireMinutes).toBe(45)
+    expect((await read(service, "pp_crypto_none")).expireMinutes).toBe(60)
+    expect(table.reads).toBe(1)
+    expect(cache.entries.get(SETTINGS_CACHE_KEY)?.ttl).toBe(SETTINGS_CACHE_TTL_SECONDS)
   })
 
-  it("reads again at once after a write to the settings in this process", async () => {
-    const store = storeWith(undefined)
-    expect((await read(store, 5_000)).expireMinutes).toBe(60)
-    store.row = { id: "cset_1", invoice_lifetime_minutes: 20 }
-    settingsChanged()
-    expect((await read(store, 5_001)).expireMinutes).toBe(20)
-    expect(store.reads).toBe(2)
+  it("a save on one instance is seen at once by another instance sharing the cache", async () => {
+    const table = new SettingsTable()
+    table.rows = [{ id: "cset_1", provider_id: "pp_crypto_crypto", underpaid_tolerance_percent: "0", order_on_detection: true }]
+    const cache = new FakeCache()
+    const server = moduleService(table, cache)
+    const worker = moduleService(table, cache)
+    expect((await read(worker)).orderOnDetection).toBe(true)
+
+    await server.updateCryptoSettings({ id: "cset_1", order_on_detection: false, underpaid_tolerance_percent: "2.5" })
+
+    expect(cache.invalidations).toBe(1)
+    const after = await read(worker)
+    expect(after.orderOnDetection).toBe(false)
+    expect(after.underpaidTolerancePercent.toFixed()).toBe("2.5")
+    expect(table.reads).toBe(2)
   })
 
-  it("never trusts a row read in the future (a clock moved back)", async () => {
-    const store = storeWith({ id: "cset_1", order_on_detection: false })
-    await read(store, 10_000)
-    await read(store, 9_000)
-    expect(store.reads).toBe(2)
+  it("invalidates even when the write fails (it may have changed a row)", async () => {
+    const table = new SettingsTable()
+    const cache = new FakeCache()
+    const service = moduleService(table, cache)
+    await read(service)
+    await expect(service.updateCryptoSettings({ id: "cset_missing" })).rejects.toThrow("no settings row cset_missing")
+    expect(cache.invalidations).toBe(1)
+    expect(cache.entries.has(SETTINGS_CACHE_KEY)).toBe(false)
   })
 
-  it("keeps one store's rows apart from another's", async () => {
-    const first = storeWith({ id: "cset_1", invoice_lifetime_minutes: 15 })
-    const second = storeWith(undefined)
-    expect((await read(first, 1_000)).expireMinutes).toBe(15)
-    expect((await read(second, 1_000)).expireMinutes).toBe(60)
+  it("a cache that cannot answer costs a database read, never a checkout or a save", async () => {
+    const table = new SettingsTable()
+    table.rows = [{ id: "cset_1", provider_id: "pp_crypto_crypto", invoice_lifetime_minutes: 15 }]
+    const cache = new FakeCache()
+    cache.failing = true
+    const service = moduleService(table, cache)
+    expect((await read(service)).expireMinutes).toBe(15)
+    expect((await read(service)).expireMinutes).toBe(15)
+    expect(table.reads).toBe(2)
+    await expect(service.updateCryptoSettings({ id: "cset_1", invoice_lifetime_minutes: 20 })).resolves.toMatchObject({ invoice_lifetime_minutes: 20 })
+  })
+
+  it("reads the database on every call where there is no cache module", async () => {
+    const table = new SettingsTable()
+    table.rows = [{ id: "cset_1", provider_id: "pp_crypto_crypto", invoice_lifetime_minutes: 15 }]
+    const service = moduleService(table, undefined)
+    await read(service)
+    table.rows[0].invoice_lifetime_minutes = 25
+    expect((await read(service)).expireMinutes).toBe(25)
+    expect(table.reads).toBe(2)
   })
 })

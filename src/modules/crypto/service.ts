@@ -1,6 +1,7 @@
 import type { Context, InferTypeOf } from "@medusajs/framework/types"
 import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/postgresql"
-import { generateEntityId, InjectManager, MedusaContext, MedusaError, MedusaService } from "@medusajs/framework/utils"
+import { container as applicationContainer } from "@medusajs/framework"
+import { generateEntityId, InjectManager, MedusaContext, MedusaError, MedusaService, Modules } from "@medusajs/framework/utils"
 import { callbackInsertOnce, callbackUpsert, storedCallbackOf, type CryptoCallbackDelivery, type StoredCryptoCallback } from "./callback-upsert"
 import { CryptoAttention, type CryptoAttentionKind } from "./models/crypto-attention"
 import { CryptoCallback } from "./models/crypto-callback"
@@ -10,7 +11,7 @@ import { CryptoRateCache } from "./models/crypto-rate-cache"
 import { CryptoSetting } from "./models/crypto-setting"
 import { CryptoSyncCursor } from "./models/crypto-sync-cursor"
 import { CryptoWithdrawal } from "./models/crypto-withdrawal"
-import { settingsChanged } from "./settings-generation"
+import { invalidateSettingsOnWrite, type SettingsCache } from "../../core/settings"
 
 export type CryptoAttentionRecord = InferTypeOf<typeof CryptoAttention>
 
@@ -50,23 +51,22 @@ class CryptoModuleService extends MedusaService({
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   constructor(...args: any[]) {
     super(...args)
-    // Every write to the settings table moves the settings generation, so a checkout in this
-    // process never uses a settings row cached before it (src/core/settings.ts).
-    for (const name of ["createCryptoSettings", "updateCryptoSettings", "upsertCryptoSettings", "deleteCryptoSettings", "softDeleteCryptoSettings", "restoreCryptoSettings"] as const) {
-      const write = (this as unknown as Record<string, unknown>)[name]
-      if (typeof write !== "function") continue
-      const original = write.bind(this) as (...input: unknown[]) => Promise<unknown>
-      Object.defineProperty(this, name, {
-        configurable: true,
-        writable: true,
-        value: async (...input: unknown[]) => {
-          try {
-            return await original(...input)
-          } finally {
-            settingsChanged()
-          }
-        },
-      })
+    // Every write to the settings table invalidates the settings checkouts read through Medusa's
+    // cache module, on every instance sharing it (src/core/settings.ts).
+    invalidateSettingsOnWrite(this, () => this.cryptoSettingsCache())
+  }
+
+  /**
+   * Medusa's cache module (`Modules.CACHE`: in-memory by default, Redis in production), where the
+   * payment paths keep the settings rows (src/core/settings.ts). Medusa hands a module only a few
+   * shared services (not this one), so it is resolved from the application when used; undefined
+   * where there is none (a script without the application).
+   */
+  async cryptoSettingsCache(): Promise<SettingsCache | undefined> {
+    try {
+      return applicationContainer.resolve<SettingsCache | undefined>(Modules.CACHE, { allowUnregistered: true }) ?? undefined
+    } catch {
+      return undefined
     }
   }
 
