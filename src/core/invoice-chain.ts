@@ -3,6 +3,7 @@ import { isDecimalString, type GatewayClient, type Operation } from "../gateway"
 import type CryptoModuleService from "../modules/crypto/service"
 import type { ResolvedCryptoOptions } from "./options"
 import {
+  isCryptoSessionStatus,
   mapInvoiceChain,
   mapInvoiceStatus,
   type CryptoSessionStatus,
@@ -242,4 +243,103 @@ export function callbackAmountsByInvoice(callbacks: readonly StoredCallbackAmoun
     })
   }
   return amounts
+}
+
+/**
+ * What the provider's authorize and capture need of an assessment: the verdict, the deciding
+ * invoice and its amounts (decimal strings in its coin).
+ */
+export type GatewayReading = Omit<AssessmentFields, "siblings_with_money">
+
+/**
+ * One gateway reading kept on the invoice row (`crypto_invoice.gateway_reading`), written by the
+ * sync's assess step under the invoice's lock (docs/architecture.md#one-gateway-read-per-callback):
+ * what the gateway said, for which chain, when, and under which status policy.
+ */
+export interface StoredGatewayReading extends GatewayReading {
+  /** The chain it was read for: the invoice's `txn_id` (the first of its switch chain). */
+  txn_id: string
+  /** When the gateway was read (ISO 8601). */
+  read_at: string
+  /** The status policy it was mapped with (the merchant's settings at that moment). */
+  order_on_detection: boolean
+  underpaid_tolerance_percent: string
+}
+
+/**
+ * How long a stored reading stands in for a gateway read: long enough for the apply step's Medusa
+ * workflows (authorize, capture) to take it, short enough that no other checkout acts on an old one.
+ */
+export const STORED_READING_TTL_MS = 30_000
+
+/** How far in the future a reading may say it was made (instances' clocks differ a little). */
+export const STORED_READING_CLOCK_SKEW_MS = 2_000
+
+/** The part of an assessment the provider answers Medusa with. */
+export function gatewayReadingOf(assessment: InvoiceAssessment): GatewayReading {
+  const { siblings_with_money: _siblings, ...reading } = assessmentFields(assessment)
+  return reading
+}
+
+/** What the assess step writes on the invoice row; `readAt` is when it asked the gateway. */
+export function storedReadingOf(txnId: string, assessment: InvoiceAssessment, policy: StatusPolicy, readAt: Date): StoredGatewayReading {
+  return {
+    ...gatewayReadingOf(assessment),
+    txn_id: txnId,
+    read_at: readAt.toISOString(),
+    order_on_detection: policy.orderOnDetection,
+    underpaid_tolerance_percent: policy.underpaidTolerancePercent.toFixed(),
+  }
+}
+
+/** Every outcome kind, so a new kind fails the build until the stored reading's check knows it. */
+const OUTCOME_KINDS: Record<SessionOutcome["kind"], true> = {
+  awaiting_payment: true,
+  detected: true,
+  paid: true,
+  failed: true,
+  error: true,
+  duplicate: true,
+  unknown: true,
+}
+
+const isOutcomeKind = (value: unknown): value is SessionOutcome["kind"] => typeof value === "string" && Object.hasOwn(OUTCOME_KINDS, value)
+
+const isAmountOrNull = (value: unknown): value is string | null => value === null || (typeof value === "string" && isDecimalString(value))
+
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === "string"
+
+/**
+ * The stored reading of chain `txnId`, if it can stand in for a gateway read now: well formed, read
+ * for this chain, at most `STORED_READING_TTL_MS` old, and mapped under the same status policy as
+ * `policy` (the merchant may have changed the tolerance or order-on-detection since). Anything
+ * else is undefined and the caller reads the gateway.
+ */
+export function usableStoredReading(stored: unknown, txnId: string, policy: StatusPolicy, now: number = Date.now()): GatewayReading | undefined {
+  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return undefined
+  const value = stored as Record<string, unknown>
+  if (value.txn_id !== txnId || typeof value.read_at !== "string") return undefined
+  const age = now - Date.parse(value.read_at)
+  if (!Number.isFinite(age) || age > STORED_READING_TTL_MS || age < -STORED_READING_CLOCK_SKEW_MS) return undefined
+  if (value.order_on_detection !== policy.orderOnDetection) return undefined
+  if (typeof value.underpaid_tolerance_percent !== "string" || !isDecimalString(value.underpaid_tolerance_percent)) return undefined
+  if (!new Decimal(value.underpaid_tolerance_percent).eq(policy.underpaidTolerancePercent)) return undefined
+  const { kind, session_status, gateway_status, active_txn_id, received_amount, expected_amount, overpaid_amount, underpaid_amount, refund_due_amount, psys_cid, currency } = value
+  if (!isOutcomeKind(kind) || typeof session_status !== "string" || !isCryptoSessionStatus(session_status)) return undefined
+  if (typeof gateway_status !== "string" || typeof active_txn_id !== "string") return undefined
+  if (![received_amount, expected_amount, overpaid_amount, underpaid_amount, refund_due_amount].every(isAmountOrNull)) return undefined
+  if (!isTextOrNull(psys_cid) || !isTextOrNull(currency)) return undefined
+  return {
+    kind,
+    session_status,
+    gateway_status,
+    active_txn_id,
+    received_amount: received_amount as string | null,
+    expected_amount: expected_amount as string | null,
+    overpaid_amount: overpaid_amount as string | null,
+    underpaid_amount: underpaid_amount as string | null,
+    refund_due_amount: refund_due_amount as string | null,
+    psys_cid,
+    currency,
+  }
 }

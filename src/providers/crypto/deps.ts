@@ -5,7 +5,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 
-/** What the provider reads and writes in our module: the invoice mirror (a reservation the gateway refused is deleted), callbacks, settings, rate cache. */
+/** What the provider reads and writes in our module: the invoice mirror (a reservation the gateway refused is deleted; the sync's stored gateway reading), callbacks, settings (and the cache they are kept in), rate cache. */
 export type ProviderStore = Pick<
   CryptoModuleService,
   | "listCryptoInvoices"
@@ -14,6 +14,7 @@ export type ProviderStore = Pick<
   | "deleteCryptoInvoices"
   | "listCryptoCallbacks"
   | "listCryptoSettings"
+  | "cryptoSettingsCache"
   | "listCryptoRateCaches"
   | "createCryptoRateCaches"
   | "updateCryptoRateCaches"

@@ -25,9 +25,8 @@ import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/
 import type { Invoice } from "../../gateway"
 import { sharedLockingWarning, type DeploymentConfig } from "../../core/deployment"
 import { belowMinimum, listCurrencies, offeredCoins, type CachedCurrency } from "../../core/currency-cache"
-import { borrowAssessment } from "../../core/assessment-handoff"
 import { toMedusaError } from "../../core/errors"
-import { assessInvoiceChain, assessmentFields, sessionStatusOf, statusPolicy, type InvoiceAssessment } from "../../core/invoice-chain"
+import { assessInvoiceChain, gatewayReadingOf, statusPolicy, usableStoredReading, type GatewayReading } from "../../core/invoice-chain"
 import { fiatToMinorUnits, sessionAmountToDecimalString } from "../../core/money"
 import { isClearRefusal } from "../../core/withdrawal"
 import {
@@ -217,20 +216,20 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
   }
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const decision = await this.assess(input.data, "Checking the crypto invoice")
+    const decision = await this.assess(input.data, "Checking the crypto invoice", "stored")
     if (decision === undefined) {
       return { status: "error", data: input.data }
     }
-    return { status: sessionStatusOf(decision), data: this.withDecision(input.data, decision) }
+    return { status: decision.session_status, data: this.withDecision(input.data, decision) }
   }
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
     // Crypto money is settled when the invoice completes: nothing to capture at the gateway.
-    const decision = await this.assess(input.data, "Capturing the crypto payment")
-    if (decision === undefined || decision.outcome.kind !== "paid") {
+    const decision = await this.assess(input.data, "Capturing the crypto payment", "stored")
+    if (decision === undefined || decision.kind !== "paid") {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        `The crypto invoice ${text(input.data, "txn_id") ?? "(unknown)"} is not paid (gateway status: ${decision?.active.status ?? "unknown"}); it cannot be captured`
+        `The crypto invoice ${text(input.data, "txn_id") ?? "(unknown)"} is not paid (gateway status: ${decision?.gateway_status ?? "unknown"}); it cannot be captured`
       )
     }
     return { data: this.withDecision(input.data, decision) }
@@ -261,15 +260,15 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const decision = await this.assess(input.data, "Reading the crypto payment status")
+    const decision = await this.assess(input.data, "Reading the crypto payment status", "gateway")
     if (decision === undefined) {
       return { status: "error", data: input.data }
     }
-    return { status: sessionStatusOf(decision), data: this.withDecision(input.data, decision) }
+    return { status: decision.session_status, data: this.withDecision(input.data, decision) }
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const decision = await this.assess(input.data, "Reading the crypto payment")
+    const decision = await this.assess(input.data, "Reading the crypto payment", "gateway")
     return { data: decision === undefined ? input.data : this.withDecision(input.data, decision) }
   }
 
@@ -409,7 +408,14 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     }
   }
 
-  private async assess(data: SessionData | undefined, action: string): Promise<InvoiceAssessment | undefined> {
+  /**
+   * Where the session's invoice chain stands. `stored` (authorize, capture: Medusa's workflows run
+   * them from the sync's apply step) takes the reading the sync's assess step kept on the invoice
+   * row a moment ago under the invoice's lock, when it is fresh and was made under the same status
+   * policy (`usableStoredReading`); otherwise, and always for `gateway`, the gateway is read. One
+   * gateway read per paid callback on any instance (docs/architecture.md#one-gateway-read-per-callback).
+   */
+  private async assess(data: SessionData | undefined, action: string, source: "stored" | "gateway"): Promise<GatewayReading | undefined> {
     const txnId = text(data, "txn_id")
     if (txnId === undefined) {
       return undefined
@@ -420,12 +426,14 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       const providerId = text(data, "provider_id")
       const options = providerId === undefined ? this.options_ : await readEffectiveOptionsCached(cryptoModule, providerId, this.options_)
       const policy = statusPolicy(options)
-      // Called by Medusa's workflows while a callback's sync moves the money: its reading, made a
-      // moment ago under the invoice's lock, is taken instead of a second gateway read.
-      return (
-        borrowAssessment(txnId, policy) ??
-        (await assessInvoiceChain(this.client_, cryptoModule, { txn_id: txnId, order_number: text(data, "order_number") }, policy))
-      )
+      if (source === "stored") {
+        const rows = await cryptoModule.listCryptoInvoices({ txn_id: txnId }, { select: ["id", "gateway_reading"] })
+        for (const row of rows) {
+          const reading = usableStoredReading(row.gateway_reading, txnId, policy)
+          if (reading !== undefined) return reading
+        }
+      }
+      return gatewayReadingOf(await assessInvoiceChain(this.client_, cryptoModule, { txn_id: txnId, order_number: text(data, "order_number") }, policy))
     } catch (error) {
       throw toMedusaError(error, action)
     }
@@ -462,8 +470,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     return data
   }
 
-  private withDecision(data: SessionData | undefined, decision: InvoiceAssessment): SessionData {
-    const fields = assessmentFields(decision)
+  private withDecision(data: SessionData | undefined, fields: GatewayReading): SessionData {
     return {
       ...(data ?? {}),
       status: fields.gateway_status,

@@ -6,7 +6,6 @@ import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
 import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, type CryptoInvoiceSessionState } from "../../core/payment-state"
-import { returnAssessment } from "../../core/assessment-handoff"
 import { invoiceAttentions, type InvoiceBeforeSync } from "../../core/attention"
 import type { AssessmentFields } from "../../core/invoice-chain"
 import type { CryptoInvoiceAssessment } from "./assess-crypto-invoice"
@@ -104,13 +103,7 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
     session_status: isCryptoInvoiceSessionState(invoice.session_status) ? invoice.session_status : "pending",
     refund_due_amount: invoice.refund_due_amount,
   }
-  let applied: AppliedCryptoInvoice
-  try {
-    applied = await applyCryptoInvoice(input, deps)
-  } finally {
-    // The reading lent by the assess step served Medusa's workflows; later calls read the gateway.
-    if (invoice.txn_id !== null) returnAssessment(invoice.txn_id)
-  }
+  const applied = await applyCryptoInvoice(input, deps)
   const seen = seenFields(input)
   if (seen !== undefined) {
     await raiseCryptoAttentions(container, invoiceAttentions(before, seen, applied))

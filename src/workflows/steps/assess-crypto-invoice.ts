@@ -1,7 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { lendAssessment } from "../../core/assessment-handoff"
 import { toMedusaError } from "../../core/errors"
-import { assessInvoiceChain, assessmentFields, statusPolicy, type AssessmentFields } from "../../core/invoice-chain"
+import { assessInvoiceChain, assessmentFields, statusPolicy, storedReadingOf, type AssessmentFields } from "../../core/invoice-chain"
 import { resolveCoinId } from "../../core/currency-cache"
 import { resolveCryptoProvider } from "../../core/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
@@ -39,14 +38,17 @@ export const assessCryptoInvoiceStep = createStep(
       })
     }
     // The merchant's admin settings (tolerance, order on detection), as the provider reads them: the
-    // same policy on both sides lets the provider take this reading (assessment-handoff.ts).
+    // provider takes the stored reading only under the same policy (usableStoredReading).
     const { client, options } = await resolveCryptoProvider(container, invoice.provider_id, "cached")
     try {
       const policy = statusPolicy(options)
+      const readAt = new Date()
       const assessment = await assessInvoiceChain(client, cryptoModule, { txn_id: invoice.txn_id, order_number: invoice.order_number }, policy)
-      // The provider's authorize and capture, run by the apply step's Medusa workflows, take this
-      // reading instead of asking the gateway again (src/core/assessment-handoff.ts).
-      lendAssessment(invoice.txn_id, assessment, policy)
+      // Kept on the row, under the invoice's lock (the sync workflow holds it): the provider's
+      // authorize and capture, run by the apply step's Medusa workflows on whichever instance,
+      // take this reading instead of asking the gateway again
+      // (docs/architecture.md#one-gateway-read-per-callback).
+      await cryptoModule.updateCryptoInvoices({ id: invoice.id, gateway_reading: { ...storedReadingOf(invoice.txn_id, assessment, policy, readAt) } })
       const fields = assessmentFields(assessment)
       // A plain shop learns the coin the shopper picked on the hosted page only from the callback's
       // `currency` code (spec §6.1): its coin ID comes from the gateway's list (spec §4.8).

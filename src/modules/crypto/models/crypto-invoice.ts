@@ -56,6 +56,14 @@ export const CryptoInvoice = model
      */
     superseded_by: model.text().nullable(),
     last_synced_at: model.dateTime().nullable(),
+    /**
+     * The latest gateway reading of this invoice's chain (src/core/invoice-chain.ts,
+     * `StoredGatewayReading`: status, amounts, when, under which status policy), written by the
+     * sync's assess step under the invoice's lock. The provider's authorize and capture, run by the
+     * apply step's Medusa workflows on any instance, take it while it is fresh instead of reading
+     * the gateway again (docs/architecture.md#one-gateway-read-per-callback).
+     */
+    gateway_reading: model.json().nullable(),
   })
   .indexes([
     { on: ["order_number"], unique: true },

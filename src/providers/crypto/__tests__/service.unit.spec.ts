@@ -4,8 +4,8 @@ import { Decimal } from "decimal.js"
 import { GatewayApiError, type Currency, type Invoice, type InvoiceCreateParams, type Operation } from "../../../gateway"
 import type { ProviderDeps, ProviderGateway, ProviderStore } from "../deps"
 import { PLAIN_REFUND_MESSAGE } from "../refund-authorization"
-import { lendAssessment, returnAssessment } from "../../../core/assessment-handoff"
-import { assessInvoiceChain, statusPolicy } from "../../../core/invoice-chain"
+import { assessInvoiceChain, statusPolicy, STORED_READING_TTL_MS, storedReadingOf } from "../../../core/invoice-chain"
+import type { StatusPolicy } from "../../../core/payment-state"
 import { parseCryptoOptions } from "../../../core/options"
 import CryptoPaymentProviderService from "../service"
 
@@ -340,37 +340,82 @@ describe("CryptoPaymentProviderService.authorizePayment", () => {
 })
 
 describe("CryptoPaymentProviderService during a callback's sync", () => {
-  afterEach(() => returnAssessment("INV-1"))
+  /** What the sync's assess step leaves on the invoice row: its gateway reading, made `ageMs` ago under `policy`. */
+  async function storeReading(setupResult: ReturnType<typeof setup>, policy: StatusPolicy, ageMs: number): Promise<void> {
+    const { store, gateway } = setupResult
+    const assessment = await assessInvoiceChain(gateway, undefined, { txn_id: "INV-1", order_number: undefined }, policy)
+    store.invoices.push({
+      id: "cinv_1",
+      txn_id: "INV-1",
+      order_number: "cart_1",
+      gateway_reading: JSON.parse(JSON.stringify(storedReadingOf("INV-1", assessment, policy, new Date(Date.now() - ageMs)))),
+    })
+  }
 
-  it("takes the reading the sync lent instead of asking the gateway again, for authorize and capture", async () => {
-    const { provider, gateway } = setup()
-    gateway.report("INV-1", "completed", { amount: "0.000175", sum: "0.000175" })
+  function countReads(gateway: ReturnType<typeof setup>["gateway"]): string[] {
     const reads: string[] = []
     const retrieve = gateway.operations.retrieve
     gateway.operations.retrieve = async (id: string) => {
       reads.push(id)
       return retrieve(id)
     }
-    const policy = statusPolicy(parseCryptoOptions(options))
-    lendAssessment("INV-1", await assessInvoiceChain(gateway, undefined, { txn_id: "INV-1", order_number: undefined }, policy), policy)
-    expect(reads).toEqual(["INV-1"])
+    return reads
+  }
 
-    expect((await provider.authorizePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })).status).toBe("captured")
-    await provider.capturePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })
-    expect(reads).toEqual(["INV-1"])
+  const policyOfOptions = (): StatusPolicy => statusPolicy(parseCryptoOptions(options))
+  const session = { txn_id: "INV-1", provider_id: PROVIDER_ID }
 
-    returnAssessment("INV-1")
-    await provider.authorizePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })
-    expect(reads).toEqual(["INV-1", "INV-1"])
+  it("authorize and capture take the reading the sync stored on the invoice row, asking the gateway nothing more", async () => {
+    const context = setup()
+    context.gateway.report("INV-1", "completed", { amount: "0.000175", sum: "0.000175" })
+    await storeReading(context, policyOfOptions(), 1_000)
+    const reads = countReads(context.gateway)
+
+    const authorized = await context.provider.authorizePayment({ data: session })
+    expect(authorized).toEqual({ status: "captured", data: expect.objectContaining({ status: "completed", received_amount: "0.000175" }) })
+    await expect(context.provider.capturePayment({ data: session })).resolves.toEqual({ data: expect.objectContaining({ status: "completed" }) })
+    expect(reads).toEqual([])
   })
 
-  it("reads the gateway when the merchant's settings give another status policy", async () => {
-    const { provider, gateway, store } = setup()
-    store.settings.push({ id: "cset_1", provider_id: PROVIDER_ID, order_on_detection: false })
-    gateway.report("INV-1", "pending")
-    const onDetection = statusPolicy(parseCryptoOptions(options))
-    lendAssessment("INV-1", await assessInvoiceChain(gateway, undefined, { txn_id: "INV-1", order_number: undefined }, onDetection), onDetection)
-    expect((await provider.authorizePayment({ data: { txn_id: "INV-1", provider_id: PROVIDER_ID } })).status).toBe("pending")
+  it("reads the gateway when the stored reading is older than STORED_READING_TTL_MS", async () => {
+    const context = setup()
+    context.gateway.report("INV-1", "pending")
+    await storeReading(context, policyOfOptions(), STORED_READING_TTL_MS + 1_000)
+    // The invoice completed since that reading: the gateway's answer, not the old one, decides.
+    context.gateway.report("INV-1", "completed", { amount: "0.000175", sum: "0.000175" })
+    const reads = countReads(context.gateway)
+    expect((await context.provider.authorizePayment({ data: session })).status).toBe("captured")
+    expect(reads).toEqual(["INV-1"])
+  })
+
+  it("reads the gateway when the merchant's settings give another status policy than the stored reading's", async () => {
+    const context = setup()
+    context.store.settings.push({ id: "cset_1", provider_id: PROVIDER_ID, order_on_detection: false })
+    context.gateway.report("INV-1", "pending")
+    await storeReading(context, policyOfOptions(), 1_000)
+    const reads = countReads(context.gateway)
+    expect((await context.provider.authorizePayment({ data: session })).status).toBe("pending")
+    expect(reads).toEqual(["INV-1"])
+  })
+
+  it("reads the gateway when the tolerance changed since the stored reading", async () => {
+    const context = setup()
+    context.store.settings.push({ id: "cset_1", provider_id: PROVIDER_ID, underpaid_tolerance_percent: "5" })
+    context.gateway.report("INV-1", "expired", { amount: "0.97", sum: "1" })
+    await storeReading(context, policyOfOptions(), 1_000)
+    const reads = countReads(context.gateway)
+    expect((await context.provider.authorizePayment({ data: session })).status).toBe("captured")
+    expect(reads).toEqual(["INV-1"])
+  })
+
+  it("the status Medusa asks for outside a sync always comes from the gateway", async () => {
+    const context = setup()
+    context.gateway.report("INV-1", "pending")
+    await storeReading(context, policyOfOptions(), 1_000)
+    context.gateway.report("INV-1", "completed", { amount: "1", sum: "1" })
+    const reads = countReads(context.gateway)
+    expect((await context.provider.getPaymentStatus({ data: session })).status).toBe("captured")
+    expect(reads).toEqual(["INV-1"])
   })
 })
 
