@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js"
-import { INVOICE_STATUSES } from "../gateway"
+import { GatewayStatus, INVOICE_STATUSES, type KnownStatus } from "../gateway"
 import { exact, ExactDecimal } from "./money"
 
 /**
@@ -8,8 +8,19 @@ import { exact, ExactDecimal } from "./money"
  * it. Amounts are compared with decimal.js in the invoice's coin.
  */
 
-// The statuses the gateway documents (spec §3) are the client's: one list for the whole plugin.
-export { INVOICE_STATUSES }
+// The statuses the gateway documents (spec §3) are the client's: one vocabulary for the whole plugin.
+export { GatewayStatus, INVOICE_STATUSES, type KnownStatus }
+
+/** Whether a string is one of the statuses spec §3 documents (exact, lower case). */
+export function isKnownStatus(value: string): value is KnownStatus {
+  return (INVOICE_STATUSES as readonly string[]).includes(value)
+}
+
+/** A status as the gateway sent it, trimmed and lower-cased, when spec §3 documents it; else undefined. */
+export function knownStatusOf(value: string | null | undefined): KnownStatus | undefined {
+  const status = (value ?? "").trim().toLowerCase()
+  return isKnownStatus(status) ? status : undefined
+}
 
 /** What we know about one invoice at one moment. Amounts are in the invoice's coin. */
 export interface InvoiceObservation {
@@ -60,35 +71,38 @@ export type SessionOutcome =
 
 const isPositive = (value: Decimal | undefined): value is Decimal => value !== undefined && value.gt(0)
 
+type StatusRule = (observation: InvoiceObservation, policy: StatusPolicy) => SessionOutcome
+
+/** The map itself: one rule per documented status (a status added to the vocabulary fails the build here). */
+const STATUS_RULES: Record<KnownStatus, StatusRule> = {
+  [GatewayStatus.New]: () => ({ kind: "awaiting_payment", sessionStatus: "pending" }),
+  [GatewayStatus.Pending]: (_, policy) => detected(policy),
+  [GatewayStatus.PendingInternal]: (_, policy) => detected(policy),
+  [GatewayStatus.Completed]: paid,
+  [GatewayStatus.Mismatch]: paid,
+  [GatewayStatus.Expired]: ({ received, expected }, policy) => mapExpired(received, expected, policy),
+  [GatewayStatus.Cancelled]: ({ received }) => ({ kind: "failed", sessionStatus: "canceled", reason: "cancelled", refundDue: isPositive(received) ? received : undefined }),
+  [GatewayStatus.CancelledDuplicate]: () => ({ kind: "duplicate" }),
+  [GatewayStatus.Error]: () => ({ kind: "error", sessionStatus: "error" }),
+}
+
+function detected(policy: StatusPolicy): SessionOutcome {
+  return { kind: "detected", sessionStatus: policy.orderOnDetection ? "pending_authorization" : "pending" }
+}
+
+function paid({ received, expected }: InvoiceObservation): SessionOutcome {
+  return {
+    kind: "paid",
+    sessionStatus: "captured",
+    overpaid: received !== undefined && expected !== undefined && received.gt(expected) ? exact(received).minus(expected) : undefined,
+    underpaid: undefined,
+  }
+}
+
 /** Maps one invoice observation. */
 export function mapInvoiceStatus(observation: InvoiceObservation, policy: StatusPolicy): SessionOutcome {
-  const status = observation.status.trim().toLowerCase()
-  const { received, expected } = observation
-  switch (status) {
-    case "new":
-      return { kind: "awaiting_payment", sessionStatus: "pending" }
-    case "pending":
-    case "pending internal":
-      return { kind: "detected", sessionStatus: policy.orderOnDetection ? "pending_authorization" : "pending" }
-    case "completed":
-    case "mismatch":
-      return {
-        kind: "paid",
-        sessionStatus: "captured",
-        overpaid: received !== undefined && expected !== undefined && received.gt(expected) ? exact(received).minus(expected) : undefined,
-        underpaid: undefined,
-      }
-    case "expired":
-      return mapExpired(received, expected, policy)
-    case "cancelled":
-      return { kind: "failed", sessionStatus: "canceled", reason: "cancelled", refundDue: isPositive(received) ? received : undefined }
-    case "cancelled duplicate":
-      return { kind: "duplicate" }
-    case "error":
-      return { kind: "error", sessionStatus: "error" }
-    default:
-      return { kind: "unknown", sessionStatus: "pending", status: observation.status }
-  }
+  const status = knownStatusOf(observation.status)
+  return status === undefined ? { kind: "unknown", sessionStatus: "pending", status: observation.status } : STATUS_RULES[status](observation, policy)
 }
 
 function mapExpired(received: Decimal | undefined, expected: Decimal | undefined, policy: StatusPolicy): SessionOutcome {

@@ -1,14 +1,16 @@
 import { Button, Drawer, Heading, Input, Select, Table, Text } from "@medusajs/ui"
 import { keepPreviousData, useQuery } from "@tanstack/react-query"
 import { useState } from "react"
+import { INVOICE_STATUSES, OPERATION_TYPES } from "../../gateway/types/common"
 import { cryptoApi, errorMessage } from "../lib/api"
 import { formatDecimal } from "../lib/money"
 import type { Operation, OperationsResponse } from "../lib/types"
 import { CoinSelect } from "./coin-select"
 import { CryptoStatusBadge, Field, QueryState, TxLinks, formatUtc } from "./common"
 
-const TYPES = ["cash_in", "cash_out", "mass_cash_out", "invoice", "pay_in"]
-const STATUSES = ["new", "pending", "pending internal", "expired", "completed", "mismatch", "error", "cancelled", "cancelled duplicate"]
+// The gateway client's vocabulary (spec §2.2, §3): a module of declarations only, safe in the admin bundle.
+const TYPES = OPERATION_TYPES
+const STATUSES = INVOICE_STATUSES
 const ALL = "__all"
 const PAGE_SIZE = 20
 

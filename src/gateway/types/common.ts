@@ -1,20 +1,28 @@
 /** Shared enums of the gateway (spec §2.2, §3). Unknown values pass through as plain strings. */
 
-/** Invoice and operation statuses the gateway documents (spec §3). */
-export const INVOICE_STATUSES = [
-  "new",
-  "pending",
-  "pending internal",
-  "expired",
-  "completed",
-  "mismatch",
-  "error",
-  "cancelled",
-  "cancelled duplicate",
-] as const
-export type KnownStatus = (typeof INVOICE_STATUSES)[number]
+/**
+ * THE gateway status vocabulary (spec §3): invoice and operation statuses, declared once. Every
+ * other file names a status through this object (`GatewayStatus.PendingInternal`), and every map
+ * over the statuses is a `Record<KnownStatus, …>` (or `satisfies` one), so a status added here fails
+ * the build until each map handles it (src/gateway/__tests__/status-vocabulary.typecheck.ts).
+ */
+export const GatewayStatus = {
+  New: "new",
+  Pending: "pending",
+  PendingInternal: "pending internal",
+  Expired: "expired",
+  Completed: "completed",
+  Mismatch: "mismatch",
+  Error: "error",
+  Cancelled: "cancelled",
+  CancelledDuplicate: "cancelled duplicate",
+} as const
+export type KnownStatus = (typeof GatewayStatus)[keyof typeof GatewayStatus]
 /** A status: one of {@link KnownStatus}, or a newer one the gateway may add (kept as sent). */
 export type Status = KnownStatus | (string & {})
+
+/** Every {@link KnownStatus}, in the order of spec §3's table. */
+export const INVOICE_STATUSES: readonly KnownStatus[] = Object.values(GatewayStatus)
 
 /** Operation types (spec §2.2; `pay_in` appears in a later variant of the list filter). */
 export const OPERATION_TYPES = ["cash_in", "cash_out", "mass_cash_out", "invoice", "pay_in"] as const
@@ -28,8 +36,15 @@ export type WithdrawalType = (typeof WITHDRAWAL_TYPES)[number]
 export const FEE_PLANS = ["normal", "priority"] as const
 export type FeePlanName = (typeof FEE_PLANS)[number]
 
-/** Withdrawal result statuses (spec §2.3). */
-export type WithdrawalStatus = "completed" | "error" | (string & {})
+/** THE withdrawal result statuses (spec §2.3: `completed` or `error`), declared once like {@link GatewayStatus}. */
+export const WithdrawalResultStatus = {
+  Completed: "completed",
+  Error: "error",
+} as const
+export type KnownWithdrawalStatus = (typeof WithdrawalResultStatus)[keyof typeof WithdrawalResultStatus]
+export const WITHDRAWAL_STATUSES: readonly KnownWithdrawalStatus[] = Object.values(WithdrawalResultStatus)
+/** A withdrawal result status: a known one, or a newer one kept as sent. */
+export type WithdrawalStatus = KnownWithdrawalStatus | (string & {})
 
 /** The success envelope (spec §1.3). */
 export interface WireSuccessEnvelope<T> {

@@ -1,8 +1,21 @@
 import { Dec, sum } from "./money"
-import { TERMINAL_STATUSES, type Invoice, type InvoiceStatus, type SeedCoin } from "./types"
+import type { Invoice, InvoiceStatus, SeedCoin } from "./types"
+
+/** Whether a status ends the invoice: only money after the end (`afterEnd`) or `settle` moves it then. */
+const TERMINAL: Record<InvoiceStatus, boolean> = {
+  new: false,
+  pending: false,
+  "pending internal": false,
+  completed: true,
+  mismatch: true,
+  expired: true,
+  cancelled: true,
+  "cancelled duplicate": true,
+  error: true,
+}
 
 export function isTerminal(status: InvoiceStatus): boolean {
-  return (TERMINAL_STATUSES as readonly string[]).includes(status)
+  return TERMINAL[status]
 }
 
 export interface InvoiceFigures {

@@ -4,6 +4,8 @@
  * (see money.ts), storage stays exact text.
  */
 
+import type { KnownStatus } from "../../gateway/types/common"
+
 export type Network = "bitcoin" | "bitcoin-testnet" | "litecoin" | "ethereum" | "tron"
 
 /** spec §2.6: UTXO networks plan with conf_target + value, EVM networks with gasLimit + gasPrice + value. */
@@ -68,20 +70,11 @@ export interface Seed {
   exchange: SeedExchange
 }
 
-export const TERMINAL_STATUSES = [
-  "completed",
-  "mismatch",
-  "expired",
-  "cancelled",
-  "cancelled duplicate",
-  "error",
-] as const
-
-export type InvoiceStatus =
-  | "new"
-  | "pending"
-  | "pending internal"
-  | (typeof TERMINAL_STATUSES)[number]
+/**
+ * An invoice status: the gateway client's vocabulary (spec §3), the same declaration the plugin
+ * maps, so a status added there fails the sandbox's build until its state machine handles it.
+ */
+export type InvoiceStatus = KnownStatus
 
 export interface ChainTx {
   txid: string

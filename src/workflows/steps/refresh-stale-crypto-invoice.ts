@@ -1,6 +1,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { GatewayStatus, knownStatusOf, type KnownStatus } from "../../core/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { syncCryptoInvoiceWorkflow } from "../sync-crypto-invoice"
@@ -13,15 +14,26 @@ import { syncCryptoInvoiceWorkflow } from "../sync-crypto-invoice"
  */
 export const PAYMENT_STATUS_STALE_AFTER_MS = 10_000
 
-/** Gateway statuses after which the invoice no longer changes (spec §3): never re-read for a poll. */
-const FINAL_STATUSES = new Set(["completed", "mismatch", "cancelled", "cancelled duplicate", "expired", "error"])
+/** Whether the invoice no longer changes after this gateway status (spec §3): never re-read for a poll. */
+const FINAL_STATUS: Record<KnownStatus, boolean> = {
+  [GatewayStatus.New]: false,
+  [GatewayStatus.Pending]: false,
+  [GatewayStatus.PendingInternal]: false,
+  [GatewayStatus.Completed]: true,
+  [GatewayStatus.Mismatch]: true,
+  [GatewayStatus.Cancelled]: true,
+  [GatewayStatus.CancelledDuplicate]: true,
+  [GatewayStatus.Expired]: true,
+  [GatewayStatus.Error]: true,
+}
 
 export function isCryptoInvoiceStale(
   invoice: { gateway_status: string | null; last_synced_at: Date | string | null; created_at: Date | string },
   now: Date,
   staleAfterMs = PAYMENT_STATUS_STALE_AFTER_MS
 ): boolean {
-  if (invoice.gateway_status !== null && FINAL_STATUSES.has(invoice.gateway_status.trim().toLowerCase())) {
+  const status = knownStatusOf(invoice.gateway_status)
+  if (status !== undefined && FINAL_STATUS[status]) {
     return false
   }
   const seen = new Date(invoice.last_synced_at ?? invoice.created_at)

@@ -1,6 +1,6 @@
 import { z } from "@medusajs/framework/zod"
 import { Decimal } from "decimal.js"
-import { isDecimalString } from "../../../gateway"
+import { GatewayStatus, INVOICE_STATUSES, isDecimalString } from "../../../gateway"
 import { amountProblem } from "../../../core/money"
 
 /**
@@ -146,7 +146,7 @@ export const AdminCryptoOperationsQuery = z.object({
   limit: pageNumber("limit", 50).default(20),
   type: z.enum(["cash_in", "cash_out", "mass_cash_out", "invoice", "pay_in"], { error: "type must be one of cash_in, cash_out, mass_cash_out, invoice, pay_in" }).optional(),
   status: z
-    .enum(["new", "pending", "pending internal", "expired", "completed", "mismatch", "error", "cancelled", "cancelled duplicate"], { error: "status must be one of the gateway's statuses (spec §3)" })
+    .enum(GatewayStatus, { error: `status must be one of the gateway's statuses (spec §3): ${INVOICE_STATUSES.join(", ")}` })
     .optional(),
   currency: coin("currency").optional(),
   shop_id: z.string().trim().max(64, "shop_id is too long").optional(),
