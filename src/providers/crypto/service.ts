@@ -51,13 +51,12 @@ type SessionData = Record<string, unknown>
  */
 type InjectedDependencies = Record<string, unknown> & { logger: Logger }
 
-/** Whether this process has already warned about its locking provider (several provider entries, one warning). */
-let lockingChecked = false
-
-/** At boot, once per process: a server/worker store needs a shared locking provider (`sharedLockingWarning`). */
-function warnOnceWithoutSharedLocking(cradle: InjectedDependencies): void {
-  if (lockingChecked) return
-  lockingChecked = true
+/**
+ * At boot, when the provider is built (once per provider entry): a server/worker store needs a
+ * shared locking provider (`sharedLockingWarning`). No process-wide "warned already" flag: a store
+ * with several crypto entries gets the line once per entry.
+ */
+function warnWithoutSharedLocking(cradle: InjectedDependencies): void {
   let config: DeploymentConfig | undefined
   try {
     // The Payment Module's container holds `configModule` in a store; a bare cradle may not.
@@ -120,7 +119,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     for (const warning of optionWarnings(this.options_)) {
       this.logger_.warn(warning)
     }
-    warnOnceWithoutSharedLocking(cradle)
+    warnWithoutSharedLocking(cradle)
   }
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {

@@ -519,4 +519,15 @@ describe("CryptoPaymentProviderService, the rest", () => {
     const { logger } = setup({ backendUrl: undefined })
     expect(logger.warnings).toEqual([expect.stringContaining("backendUrl is not set")])
   })
+
+  it("every provider built in a server instance without a shared locking provider warns, whatever was built before in the process", () => {
+    const configModule = { projectConfig: { workerMode: "server" }, modules: {} }
+    const first = silentLogger()
+    const second = silentLogger()
+    const seam = { client: new ScriptedGateway() }
+    new CryptoPaymentProviderService({ logger: first, configModule }, options, { client: seam.client })
+    new CryptoPaymentProviderService({ logger: second, configModule }, options, { client: seam.client })
+    expect(first.warnings).toEqual([expect.stringContaining("locking")])
+    expect(second.warnings).toEqual([expect.stringContaining("locking")])
+  })
 })
