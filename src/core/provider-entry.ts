@@ -91,7 +91,7 @@ export type CryptoProviderChoice = string | readonly string[] | undefined
  * THE lookup: the provider entry for `choice`, its effective options and a gateway client. The
  * options are read from the database on every call (`fresh`, the admin's paths: a change reaches
  * every instance at once) or, on the payment paths (`cached`: checkout, callback processing), from
- * the row this process read in the last few seconds (`readEffectiveOptionsCached`).
+ * Medusa's cache module, invalidated on every settings save (`readEffectiveOptionsCached`).
  * Throws NOT_ALLOWED when no crypto provider is configured (or none of a list is), NOT_FOUND for
  * an id that is not one.
  */

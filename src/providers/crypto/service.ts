@@ -137,9 +137,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       select: ["id", "payment_collection_id", "provider_id"],
     })
     // Three independent reads at once: the settings (the merchant's admin settings apply from the
-    // next checkout on; cached a few seconds per process), the cart, and the gateway's coins in this
-    // fiat (cached list, spec §4.8): a fiat the gateway does not take is refused before anything is
-    // created, and the coin is checked against the shop's settings and the gateway's minimum.
+    // next checkout on; read through Medusa's cache module, docs/architecture.md#effective-settings),
+    // the cart, and the gateway's coins in this fiat (cached list, spec §4.8): a fiat the gateway
+    // does not take is refused before anything is created, and the coin is checked against the
+    // shop's settings and the gateway's minimum.
     const [options, cart, coins] = await Promise.all([
       readEffectiveOptionsCached(cryptoModule, session.provider_id, this.options_),
       this.findCart(deps, session.payment_collection_id),
