@@ -1,6 +1,7 @@
 import { Decimal } from "decimal.js"
 import { GatewayStatus, INVOICE_STATUSES, type KnownStatus } from "../gateway"
 import { exact, ExactDecimal } from "./money"
+import { knownStatusOf } from "./shopper-status"
 
 /**
  * THE status map: gateway invoice status (spec §3) → what the Medusa payment session and order
@@ -10,17 +11,7 @@ import { exact, ExactDecimal } from "./money"
 
 // The statuses the gateway documents (spec §3) are the client's: one vocabulary for the whole plugin.
 export { GatewayStatus, INVOICE_STATUSES, type KnownStatus }
-
-/** Whether a string is one of the statuses spec §3 documents (exact, lower case). */
-export function isKnownStatus(value: string): value is KnownStatus {
-  return (INVOICE_STATUSES as readonly string[]).includes(value)
-}
-
-/** A status as the gateway sent it, trimmed and lower-cased, when spec §3 documents it; else undefined. */
-export function knownStatusOf(value: string | null | undefined): KnownStatus | undefined {
-  const status = (value ?? "").trim().toLowerCase()
-  return isKnownStatus(status) ? status : undefined
-}
+export { isKnownStatus, knownStatusOf, shopperStatusOf, type ShopperInvoiceFacts, type ShopperPaymentStatus } from "./shopper-status"
 
 /** What we know about one invoice at one moment. Amounts are in the invoice's coin. */
 export interface InvoiceObservation {

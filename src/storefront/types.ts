@@ -14,24 +14,21 @@ export interface CryptoConfirmations {
 }
 
 /**
- * The gateway's invoice statuses (spec §3). Any other string may come from a newer gateway: the
- * kit treats it as "not paid yet", never as money.
+ * The gateway's invoice status as the store last synced it (spec §3), lower case. For display and
+ * support only: the kit never branches on it, it reads `shopper_status`, which the store maps.
  */
-export type CryptoGatewayStatus =
-  | "new"
-  | "pending"
-  | "pending internal"
-  | "completed"
-  | "mismatch"
-  | "expired"
-  | "cancelled"
-  | "cancelled duplicate"
-  | "error"
+export type CryptoGatewayStatus = string
 
 /** The active crypto invoice of a cart, as `GET /store/crypto/payment-status` returns it. */
 export interface CryptoInvoiceStatus {
-  /** Gateway status (spec §3), lower case: `CryptoGatewayStatus` or a newer one; null before the first sync. */
-  status: CryptoGatewayStatus | (string & Record<never, never>) | null
+  /** Gateway status (spec §3), lower case, for display; null before the first sync. The kit reads `shopper_status`. */
+  status: CryptoGatewayStatus | null
+  /**
+   * What the shopper is told, as the store maps it from the gateway's status and the amounts:
+   * new, pending, detected, underpaid, overpaid, paid, expired, canceled, error. A store older
+   * than this field, or a value the kit does not know, reads as "pending" (not paid yet).
+   */
+  shopper_status?: CryptoInvoicePaymentStatus | (string & Record<never, never>) | null
   /**
    * The Medusa payment session status the plugin applied: "pending", "pending_authorization" (a
    * store that places orders on detection: completing the cart places the order), "captured",
@@ -194,6 +191,9 @@ export type CryptoPaymentStatus =
   | "canceled"
   | "error"
   | "cart_changed"
+
+/** What the store route says about its current invoice (`invoice.shopper_status`): every status but `cart_changed`. */
+export type CryptoInvoicePaymentStatus = Exclude<CryptoPaymentStatus, "cart_changed">
 
 export interface CryptoPaymentState {
   status: CryptoPaymentStatus

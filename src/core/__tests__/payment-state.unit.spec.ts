@@ -5,6 +5,8 @@ import {
   mapInvoiceChain,
   mapInvoiceStatus,
   minimumAccepted,
+  shopperStatusOf,
+  type ShopperInvoiceFacts,
   type StatusPolicy,
 } from "../payment-state"
 
@@ -174,5 +176,58 @@ describe("isForwardMove", () => {
 
   it("refuses pending_authorization back to pending", () => {
     expect(isForwardMove("pending_authorization", "pending")).toBe(false)
+  })
+})
+
+describe("shopperStatusOf (what GET /store/crypto/payment-status tells the shopper)", () => {
+  const open: ShopperInvoiceFacts = { status: "new", session_status: "pending", amount: "0.00123400", pending_amount: "0.00123400", received_amount: null, overpaid_amount: null }
+  const of = (facts: Partial<ShopperInvoiceFacts>) => shopperStatusOf({ ...open, ...facts })
+
+  it("new with nothing received is new; part received while open is underpaid", () => {
+    expect(of({})).toBe("new")
+    expect(of({ pending_amount: "0.00023400" })).toBe("underpaid")
+  })
+
+  it("pending and pending internal are detected, underpaid when less than asked arrived", () => {
+    expect(of({ status: "pending", pending_amount: "0" })).toBe("detected")
+    expect(of({ status: "pending internal", pending_amount: "0" })).toBe("detected")
+    expect(of({ status: "pending", pending_amount: null, amount: "1", received_amount: "0.4" })).toBe("underpaid")
+  })
+
+  it("compares amounts as decimals, not as text or floats", () => {
+    // As text "9.5" sorts after "10"; as a float the 40-digit amounts below are equal.
+    expect(of({ status: "pending", amount: "10", pending_amount: "9.5" })).toBe("underpaid")
+    expect(of({ status: "pending", amount: "100000000000000000000.000000000000000001", pending_amount: "100000000000000000000" })).toBe("underpaid")
+  })
+
+  it("completed is paid, overpaid when the store recorded more than asked; mismatch is overpaid", () => {
+    expect(of({ status: "completed", pending_amount: "0" })).toBe("paid")
+    expect(of({ status: "completed", overpaid_amount: "0.0001" })).toBe("overpaid")
+    expect(of({ status: "mismatch" })).toBe("overpaid")
+  })
+
+  it("expired is expired, paid when the store captured it within its underpaid tolerance", () => {
+    expect(of({ status: "expired", session_status: "canceled" })).toBe("expired")
+    expect(of({ status: "expired", session_status: "captured" })).toBe("paid")
+  })
+
+  it("cancelled is canceled, error is error", () => {
+    expect(of({ status: "cancelled" })).toBe("canceled")
+    expect(of({ status: "error" })).toBe("error")
+  })
+
+  it("cancelled duplicate, no sync yet and a status spec §3 does not list are pending, never paid", () => {
+    expect(of({ status: "cancelled duplicate" })).toBe("pending")
+    expect(of({ status: null })).toBe("pending")
+    expect(of({ status: "refunded", received_amount: "5" })).toBe("pending")
+  })
+
+  it("reads the gateway's status whatever its case and spaces", () => {
+    expect(of({ status: " Completed ", pending_amount: "0" })).toBe("paid")
+  })
+
+  it("maps every documented status to something other than the unknown fallback or the duplicate's pending", () => {
+    const mapped = INVOICE_STATUSES.filter((status) => status !== "cancelled duplicate").map((status) => of({ status, pending_amount: "0" }))
+    expect(mapped).not.toContain("pending")
   })
 })

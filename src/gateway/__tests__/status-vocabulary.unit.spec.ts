@@ -1,7 +1,14 @@
 import { readFileSync } from "fs"
 import path from "path"
 import ts from "typescript"
+import type { ShopperPaymentStatus } from "../../core/shopper-status"
+import type { CryptoInvoicePaymentStatus } from "../../storefront/types"
 import { GatewayStatus, INVOICE_STATUSES, WITHDRAWAL_STATUSES, WithdrawalResultStatus } from "../index"
+
+/** True only when A and B are the same union (checked by tsc: `npm run typecheck`). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+// The store's shopper_status and the kit's reading of it are one list: a status added to one fails here.
+const storeAndKitAgree: Same<ShopperPaymentStatus, CryptoInvoicePaymentStatus> = true
 
 /**
  * The gateway's statuses (spec §3) are declared once, in src/gateway/types/common.ts, and every map
@@ -17,6 +24,7 @@ const declaration = path.join(root, "src/gateway/types/common.ts")
 /** Every file holding a map over the statuses; each must stop compiling when a status is added. */
 const MAPS = [
   "src/core/payment-state.ts",
+  "src/core/shopper-status.ts",
   "src/providers/crypto/order-number.ts",
   "src/workflows/steps/refresh-stale-crypto-invoice.ts",
   "src/sandbox/core/invoice-machine.ts",
@@ -57,6 +65,7 @@ describe("the gateway status vocabulary (spec §3)", () => {
     expect(INVOICE_STATUSES).toEqual(Object.values(GatewayStatus))
     expect(new Set(INVOICE_STATUSES).size).toBe(9)
     expect(WITHDRAWAL_STATUSES).toEqual(Object.values(WithdrawalResultStatus))
+    expect(storeAndKitAgree).toBe(true)
   })
 
   it(

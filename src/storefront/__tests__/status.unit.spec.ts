@@ -115,6 +115,24 @@ describe("the status model (toCryptoPaymentState)", () => {
   })
 })
 
+describe("the store maps, the kit follows (shopper_status)", () => {
+  it("takes what the shopper is told from the store's shopper_status, never from the gateway's status", () => {
+    // The store's mapping decides (an expired invoice it accepted within its tolerance is paid): the kit does not second-guess it.
+    expect(toCryptoPaymentState(statusWith({ status: "expired", shopper_status: "paid" }))).toMatchObject({ status: "paid", final: true })
+    expect(toCryptoPaymentState(statusWith({ status: "completed", shopper_status: "detected" }))).toMatchObject({ status: "detected", final: false })
+  })
+
+  it("an answer without shopper_status (a store older than it) is pending, never paid, whatever the gateway's status", () => {
+    const response = statusWith({ status: "completed" })
+    const { shopper_status: _omitted, ...older } = response.invoice ?? { status: null }
+    expect(toCryptoPaymentState({ ...response, invoice: older })).toMatchObject({ status: "pending", final: false })
+  })
+
+  it("a shopper_status the kit does not know is pending, never paid", () => {
+    expect(toCryptoPaymentState(statusWith({ status: "completed", shopper_status: "settled" }))).toMatchObject({ status: "pending", final: false })
+  })
+})
+
 describe("resolveCryptoReturn", () => {
   it("an order id means the order page, whatever the invoice says", () => {
     expect(resolveCryptoReturn(statusWith({ status: "pending" }, { order_id: "order_1" }))).toEqual({ kind: "order", orderId: "order_1" })

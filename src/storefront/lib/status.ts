@@ -1,5 +1,5 @@
-import type { CryptoAbandonedPayment, CryptoPaymentState, CryptoPaymentStatus, CryptoPaymentStatusResponse } from "../types.js"
-import { compareDecimal, isDecimalString, isPositiveDecimal } from "./amount.js"
+import type { CryptoAbandonedPayment, CryptoInvoicePaymentStatus, CryptoPaymentState, CryptoPaymentStatus, CryptoPaymentStatusResponse } from "../types.js"
+import { isDecimalString } from "./amount.js"
 
 /** The statuses no later poll can change. */
 export const FINAL_CRYPTO_STATUSES: readonly CryptoPaymentStatus[] = ["paid", "overpaid", "expired", "canceled", "error", "cart_changed"]
@@ -11,13 +11,10 @@ export function isFinalCryptoStatus(status: CryptoPaymentStatus): boolean {
 const decimalOrNull = (value: string | null | undefined): string | null => (isDecimalString(value) ? value : null)
 
 /**
- * THE kit's status model: one store status response → what the shopper is told. Gateway statuses
- * (spec §3): `new` nothing seen; `pending` / `pending internal` seen, waiting for confirmations;
- * `completed` paid; `mismatch` overpaid; `expired` (paid when the store accepted it within its
- * underpayment tolerance: session `captured`); `cancelled`; `cancelled duplicate` (paid in another
- * coin of the same chain: the store's active invoice decides, so it is not final here); `error`.
- * While the invoice is open, a `pending_amount` below the amount asked means part was received.
- * No current invoice after the cart changed (`cart_changed`) is `cart_changed`. Money on an
+ * THE kit's status model: one store status response → what the shopper is told. The store maps the
+ * gateway's statuses (spec §3) and the amounts to `invoice.shopper_status` (new, detected,
+ * underpaid, paid, overpaid, expired, canceled, error, pending), so the kit never reads a gateway
+ * status. No current invoice after the cart changed (`cart_changed`) is `cart_changed`. Money on an
  * invoice the cart no longer uses (`abandoned_payments`) is listed apart and never makes the cart
  * paid: the store returns it.
  */
@@ -25,7 +22,7 @@ export function toCryptoPaymentState(response: CryptoPaymentStatusResponse | nul
   const invoice = response?.invoice ?? null
   const amount = decimalOrNull(invoice?.amount) ?? decimalOrNull(invoice?.expected_amount)
   const pendingAmount = decimalOrNull(invoice?.pending_amount)
-  const status = statusOf(response, amount, pendingAmount)
+  const status = statusOf(response)
   const amountDue =
     status === "underpaid" || status === "new" || status === "detected" ? pendingAmount ?? (status === "new" ? amount : null) : null
   return {
@@ -50,36 +47,27 @@ export function toCryptoPaymentState(response: CryptoPaymentStatusResponse | nul
   }
 }
 
-function statusOf(
-  response: CryptoPaymentStatusResponse | null | undefined,
-  amount: string | null,
-  pendingAmount: string | null
-): CryptoPaymentStatus {
+/** The statuses the store may send as `invoice.shopper_status`. */
+const INVOICE_PAYMENT_STATUSES: Record<CryptoInvoicePaymentStatus, true> = {
+  new: true,
+  pending: true,
+  detected: true,
+  underpaid: true,
+  overpaid: true,
+  paid: true,
+  expired: true,
+  canceled: true,
+  error: true,
+}
+
+const isInvoicePaymentStatus = (value: unknown): value is CryptoInvoicePaymentStatus =>
+  typeof value === "string" && Object.prototype.hasOwnProperty.call(INVOICE_PAYMENT_STATUSES, value)
+
+function statusOf(response: CryptoPaymentStatusResponse | null | undefined): CryptoPaymentStatus {
   const invoice = response?.invoice ?? null
   if (invoice === null) {
     return response?.cart_changed === true ? "cart_changed" : "pending"
   }
-  const partlyPaid =
-    (isPositiveDecimal(pendingAmount) && amount !== null && compareDecimal(pendingAmount, amount) < 0) ||
-    (isPositiveDecimal(invoice.received_amount) && amount !== null && compareDecimal(invoice.received_amount, amount) < 0)
-  switch ((invoice.status ?? "").trim().toLowerCase()) {
-    case "new":
-      return partlyPaid ? "underpaid" : "new"
-    case "pending":
-    case "pending internal":
-      return partlyPaid ? "underpaid" : "detected"
-    case "completed":
-      return isPositiveDecimal(invoice.overpaid_amount) ? "overpaid" : "paid"
-    case "mismatch":
-      return "overpaid"
-    case "expired":
-      // Within the store's underpayment tolerance the plugin captures the session: it counts as paid.
-      return invoice.session_status === "captured" || invoice.session_status === "authorized" ? "paid" : "expired"
-    case "cancelled":
-      return "canceled"
-    case "error":
-      return "error"
-    default:
-      return "pending"
-  }
+  // A store older than `shopper_status`, or a value this kit does not know: not paid yet, never money.
+  return isInvoicePaymentStatus(invoice.shopper_status) ? invoice.shopper_status : "pending"
 }

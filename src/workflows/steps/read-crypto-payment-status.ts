@@ -2,6 +2,7 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { accountOfInvoices, invoiceAccount, type InvoiceAccount } from "../../core/account"
 import { exact } from "../../core/money"
+import { shopperStatusOf, type ShopperPaymentStatus } from "../../core/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { CART_NOT_FOUND_MESSAGE } from "./find-cart-crypto-invoice"
@@ -28,6 +29,8 @@ export interface StoreCryptoPaymentInvoice {
   status: string | null
   /** What we applied in Medusa: pending, pending_authorization, captured, canceled, error. */
   session_status: string
+  /** What the shopper is told, mapped here so a storefront never reads gateway statuses (src/core/payment-state.ts). */
+  shopper_status: ShopperPaymentStatus
   white_label: boolean
   psys_cid: string | null
   /** The coin's code (spec §1 item 6: may differ from psys_cid on a test network). */
@@ -216,6 +219,11 @@ export const readCryptoPaymentStatusStep = createStep(
 
 /** The current invoice as the storefront shows it, with its payment session's data. */
 async function invoiceView(cryptoModule: CryptoModuleService, invoice: InvoiceRow, sessionData: Record<string, unknown>): Promise<StoreCryptoPaymentInvoice> {
+  const view = await invoiceFields(cryptoModule, invoice, sessionData)
+  return { ...view, shopper_status: shopperStatusOf(view) }
+}
+
+async function invoiceFields(cryptoModule: CryptoModuleService, invoice: InvoiceRow, sessionData: Record<string, unknown>): Promise<Omit<StoreCryptoPaymentInvoice, "shopper_status">> {
   const activeTxnId = invoice.active_txn_id ?? invoice.txn_id
   // A hosted-page coin switch moves the money to another invoice (spec §2.1): what the session
   // holds (address, QR, expiry) describes the first one only.
