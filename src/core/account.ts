@@ -3,6 +3,7 @@ import type { CryptoInvoice } from "../modules/crypto/models/crypto-invoice"
 import type { CryptoWithdrawal } from "../modules/crypto/models/crypto-withdrawal"
 import type CryptoModuleService from "../modules/crypto/service"
 import { exact, sumAmounts } from "./money"
+import { GatewayStatus, isKnownStatus, type KnownStatus } from "./payment-state"
 import { withdrawalHoldsMoney } from "./withdrawal"
 
 /**
@@ -16,8 +17,18 @@ import { withdrawalHoldsMoney } from "./withdrawal"
 type InvoiceRow = InferTypeOf<typeof CryptoInvoice>
 type WithdrawalRow = InferTypeOf<typeof CryptoWithdrawal>
 
-/** Gateway statuses whose `amount` is final (spec §3): the money no longer moves at the gateway. */
-const SETTLED_STATUSES = new Set(["completed", "mismatch", "expired", "cancelled", "cancelled duplicate"])
+/** Whether the gateway's `amount` is final at this status (spec §3): the money no longer moves at the gateway. */
+const SETTLED_STATUS: Record<KnownStatus, boolean> = {
+  [GatewayStatus.New]: false,
+  [GatewayStatus.Pending]: false,
+  [GatewayStatus.PendingInternal]: false,
+  [GatewayStatus.Error]: false,
+  [GatewayStatus.Completed]: true,
+  [GatewayStatus.Mismatch]: true,
+  [GatewayStatus.Expired]: true,
+  [GatewayStatus.Cancelled]: true,
+  [GatewayStatus.CancelledDuplicate]: true,
+}
 /** Purposes that send back money an invoice received beyond what the order kept. */
 const SEND_BACK_PURPOSES = new Set(["overpayment", "underpayment", "late_payment", "unexplained"])
 
@@ -98,7 +109,7 @@ export function invoiceAccount(invoice: InvoiceRow, withdrawals: readonly Withdr
     superseded: invoice.superseded_by !== null,
     expected: invoice.expected_amount,
     received,
-    confirmed: invoice.gateway_status !== null && SETTLED_STATUSES.has(invoice.gateway_status) ? received : "0",
+    confirmed: invoice.gateway_status !== null && isKnownStatus(invoice.gateway_status) && SETTLED_STATUS[invoice.gateway_status] ? received : "0",
     overpaid: invoice.overpaid_amount,
     underpaid: invoice.underpaid_amount,
     refund_due: invoice.refund_due_amount,

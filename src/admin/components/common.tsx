@@ -1,21 +1,28 @@
 import { Button, StatusBadge, Text } from "@medusajs/ui"
+import { GatewayStatus, type KnownStatus } from "../../gateway/types/common"
 
 type Color = "green" | "red" | "blue" | "orange" | "grey" | "purple"
 
+/** The gateway's statuses (spec §3), from the one declaration: a status added there fails the build here. */
+const GATEWAY_STATUS_COLORS: Record<KnownStatus, Color> = {
+  [GatewayStatus.Completed]: "green",
+  [GatewayStatus.Mismatch]: "purple",
+  [GatewayStatus.Pending]: "orange",
+  [GatewayStatus.PendingInternal]: "orange",
+  [GatewayStatus.New]: "blue",
+  [GatewayStatus.Expired]: "red",
+  [GatewayStatus.Error]: "red",
+  [GatewayStatus.Cancelled]: "grey",
+  [GatewayStatus.CancelledDuplicate]: "grey",
+}
+
+/** Gateway statuses, then the plugin's own withdrawal and exchange states. */
 const STATUS_COLORS: Record<string, Color> = {
-  completed: "green",
-  mismatch: "purple",
-  pending: "orange",
-  "pending internal": "orange",
-  new: "blue",
+  ...GATEWAY_STATUS_COLORS,
   requested: "blue",
   sending: "orange",
   outcome_unknown: "orange",
-  expired: "red",
-  error: "red",
   rejected: "red",
-  cancelled: "grey",
-  "cancelled duplicate": "grey",
   not_found: "grey",
   not_sent: "grey",
   created: "blue",

@@ -28,6 +28,10 @@ const MAPS = [
   "src/providers/crypto/order-number.ts",
   "src/workflows/steps/refresh-stale-crypto-invoice.ts",
   "src/sandbox/core/invoice-machine.ts",
+  "src/core/account.ts",
+  "src/workflows/steps/list-crypto-work.ts",
+  "src/workflows/steps/read-crypto-payment-status.ts",
+  "src/admin/components/common.tsx",
 ].map((file) => path.join(root, file))
 
 function compilerOptions(): ts.CompilerOptions {
