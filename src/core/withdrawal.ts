@@ -3,6 +3,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayApiError, GatewayParameterError, type GatewayClient, type Operation } from "../gateway"
 import { listCurrencies, type RateCacheStore } from "./currency-cache"
 import { amountProblem, coinPlaces, exact, sumAmounts } from "./money"
+import { GatewayStatus, isKnownStatus, type KnownStatus } from "./payment-state"
 
 /** One recipient of a withdrawal: an address and a positive decimal amount (a string). */
 export interface WithdrawalRecipient {
@@ -51,11 +52,24 @@ export function withdrawalFingerprint(psysCid: string, type: string, recipients:
   return createHash("sha256").update(canonical).digest("hex")
 }
 
-/** Our status for a gateway result (spec §2.3: `completed` or `error`; anything else is still open). */
+/**
+ * Our status for a withdrawal's gateway result (spec §2.3: `completed` or `error`) or its operation's
+ * status (spec §3: `cancelled` and `expired` end it unsent too); anything else is still open.
+ */
+const WITHDRAWAL_OUTCOME: Record<KnownStatus, "completed" | "error" | "sending"> = {
+  [GatewayStatus.Completed]: "completed",
+  [GatewayStatus.Error]: "error",
+  [GatewayStatus.Cancelled]: "error",
+  [GatewayStatus.Expired]: "error",
+  [GatewayStatus.New]: "sending",
+  [GatewayStatus.Pending]: "sending",
+  [GatewayStatus.PendingInternal]: "sending",
+  [GatewayStatus.Mismatch]: "sending",
+  [GatewayStatus.CancelledDuplicate]: "sending",
+}
+
 export function statusOfGatewayResult(status: string): "completed" | "error" | "sending" {
-  if (status === "completed") return "completed"
-  if (status === "error" || status === "cancelled" || status === "expired") return "error"
-  return "sending"
+  return isKnownStatus(status) ? WITHDRAWAL_OUTCOME[status] : "sending"
 }
 
 /**

@@ -29,6 +29,7 @@ const MAPS = [
   "src/workflows/steps/refresh-stale-crypto-invoice.ts",
   "src/sandbox/core/invoice-machine.ts",
   "src/core/account.ts",
+  "src/core/withdrawal.ts",
   "src/workflows/steps/list-crypto-work.ts",
   "src/workflows/steps/read-crypto-payment-status.ts",
   "src/admin/components/common.tsx",

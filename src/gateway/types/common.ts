@@ -36,10 +36,10 @@ export type WithdrawalType = (typeof WITHDRAWAL_TYPES)[number]
 export const FEE_PLANS = ["normal", "priority"] as const
 export type FeePlanName = (typeof FEE_PLANS)[number]
 
-/** THE withdrawal result statuses (spec §2.3: `completed` or `error`), declared once like {@link GatewayStatus}. */
+/** THE withdrawal result statuses (spec §2.3: `completed` or `error`): two of the statuses of spec §3. */
 export const WithdrawalResultStatus = {
-  Completed: "completed",
-  Error: "error",
+  Completed: GatewayStatus.Completed,
+  Error: GatewayStatus.Error,
 } as const
 export type KnownWithdrawalStatus = (typeof WithdrawalResultStatus)[keyof typeof WithdrawalResultStatus]
 export const WITHDRAWAL_STATUSES: readonly KnownWithdrawalStatus[] = Object.values(WithdrawalResultStatus)
