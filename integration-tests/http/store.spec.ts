@@ -82,6 +82,7 @@ medusaIntegrationTestRunner({
             txn_id: txnId,
             status: "new",
             session_status: "pending",
+            shopper_status: "new",
             white_label: true,
             psys_cid: "LTC",
             network: "LTC",
@@ -105,11 +106,11 @@ medusaIntegrationTestRunner({
 
         const { data } = await getStatus(api, store)
 
-        expect(data.invoice).toMatchObject({ status: "pending", confirmations: { current: 1, required: 3 }, pending_amount: "0" })
+        expect(data.invoice).toMatchObject({ status: "pending", shopper_status: "detected", confirmations: { current: 1, required: 3 }, pending_amount: "0" })
         await controlOf(sandbox, shop).confirm(txnId)
         await callbacksDeliveredAndProcessed(sandbox, getContainer())
         const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
-        expect((await getStatus(api, store)).data).toMatchObject({ order_id: orderId, invoice: { status: "completed", session_status: "captured", confirmations: { current: 3, required: 3 } } })
+        expect((await getStatus(api, store)).data).toMatchObject({ order_id: orderId, invoice: { status: "completed", session_status: "captured", shopper_status: "paid", confirmations: { current: 3, required: 3 } } })
       })
 
       it("answers 404 with the same body for an unknown cart and for a cart without a crypto invoice", async () => {
