@@ -98,7 +98,8 @@ const BOUNDARIES = {
   },
   admin: {
     // gateway/types/common: the gateway's status vocabulary, declarations with no import (issue 16, item 1).
-    allow: ["admin(?:/|$)", "gateway/types/common$"],
+    // api/admin/crypto/types: the admin API's answers as types only, imported with `import type` (issue 16, item 7).
+    allow: ["admin(?:/|$)", "gateway/types/common$", "api/admin/crypto/types$"],
     self: [],
     message:
       "src/admin runs in the browser: it imports only admin code, browser-safe packages and the Medusa admin packages (@medusajs/admin-sdk, ui, js-sdk, icons, types, framework/types), never a Node built-in or server code (docs/architecture.md#admin).",

@@ -1,23 +1,25 @@
-/** The admin API's answers as the UI reads them (amounts are decimal strings, never numbers). */
+/**
+ * The admin API's answers as the UI reads them (amounts are decimal strings, never numbers). The
+ * answers the server declares come from its type-only module src/api/admin/crypto/types.ts
+ * (`import type`, erased from the browser bundle; issue 16, item 7); the rest are declared here.
+ */
+import type {
+  AdminCryptoBalance,
+  AdminCryptoBalancesResponse,
+  AdminCryptoDepositTotal,
+  AdminCryptoEffectiveSettings,
+  AdminCryptoGatewayFailureEvidence,
+  AdminCryptoGatewayFailureRead,
+  AdminCryptoInvoiceAccount,
+  AdminCryptoOrderPayment,
+  AdminCryptoPayIn,
+  AdminCryptoSettings,
+  AdminCryptoRefundQuote,
+  AdminCryptoWithdrawalCandidate,
+} from "../../api/admin/crypto/types"
 
-export interface Balance {
-  psys_cid: string
-  currency: string | null
-  name: string | null
-  icon: string | null
-  fiat: string
-  fiat_rate: string | null
-  balance: string | null
-  fiat_value: string | null
-  error: string | null
-}
-
-export interface BalancesResponse {
-  fiat: string
-  balances: Balance[]
-  total_fiat_value: string
-  fetched_at: string
-}
+export type Balance = AdminCryptoBalance
+export type BalancesResponse = AdminCryptoBalancesResponse
 
 export interface CurrencyEntry {
   cid: string
@@ -73,17 +75,10 @@ export interface Withdrawal {
 }
 
 /** One read of a failed withdrawal's operation: what it showed, or why it could not be read. */
-export type GatewayFailureRead =
-  | { at: string; ok: true; status: string; status_code: number | null; amount: string | null; fee: string | null; tx_urls: string[]; finished_at: string | null }
-  | { at: string; ok: false; error: string }
+export type GatewayFailureRead = AdminCryptoGatewayFailureRead
 
 /** What the plugin knows of a withdrawal the gateway answered with status `error` (spec §2.3). */
-export interface GatewayFailureEvidence {
-  operation_id: string
-  answered_status: string
-  answered_at: string
-  reads: GatewayFailureRead[]
-}
+export type GatewayFailureEvidence = AdminCryptoGatewayFailureEvidence
 
 export interface Operation {
   id: string
@@ -121,46 +116,13 @@ export interface Deposit {
   psys_cid: string
 }
 
-export interface DepositCallback {
-  id: string
-  received_at: string
-  status: string | null
-  txn_id: string | null
-  deposit_uid: string | null
-  psys_cid: string | null
-  currency: string | null
-  amount: string | null
-  confirmations: string | null
-  wallet_hash: string | null
-  tx_urls: string[]
-}
+/** One verified pay_in callback. */
+export type DepositCallback = AdminCryptoPayIn
 
-export interface EffectiveSettings {
-  accepted_coins: string[]
-  default_coin: string | null
-  invoice_lifetime_minutes: number
-  order_on_detection: boolean
-  underpaid_tolerance_percent: string
-}
+export type EffectiveSettings = AdminCryptoEffectiveSettings
 
 export interface SettingsResponse {
-  settings: {
-    provider_id: string
-    api_key_set: boolean
-    gateway_host: string
-    white_label: boolean
-    stored: {
-      accepted_coins: string[] | null
-      default_coin: string | null
-      invoice_lifetime_minutes: number | null
-      order_on_detection: boolean | null
-      underpaid_tolerance_percent: string | null
-      updated_by: string | null
-      updated_at: string | null
-    }
-    defaults: EffectiveSettings
-    effective: EffectiveSettings
-  }
+  settings: AdminCryptoSettings
 }
 
 export interface CryptoInvoice {
@@ -184,37 +146,9 @@ export interface CryptoInvoice {
 }
 
 /** One invoice's account (src/core/account.ts): every amount in `psys_cid`. */
-export interface CryptoInvoiceAccount {
-  invoice_id: string
-  order_number: string
-  txn_id: string | null
-  psys_cid: string | null
-  currency: string | null
-  holds_order_money: boolean
-  superseded: boolean
-  expected: string | null
-  received: string
-  confirmed: string
-  overpaid: string | null
-  underpaid: string | null
-  refund_due: string | null
-  sent_back: string
-  refunded: string
-  in_flight: string
-  held: string
-}
+export type CryptoInvoiceAccount = AdminCryptoInvoiceAccount
 
-export interface OrderCryptoPayment {
-  payment_id: string
-  provider_id: string
-  amount: string
-  captured: string
-  refunded: string
-  /** Held by crypto refunds sent or of unknown outcome, not yet Medusa refunds. */
-  reserved: string
-  refundable: string
-  currency_code: string
-}
+export type OrderCryptoPayment = AdminCryptoOrderPayment
 
 export interface OrderCryptoResponse {
   order_id: string
@@ -231,32 +165,12 @@ export interface OrderCryptoResponse {
   withdrawals: Withdrawal[]
 }
 
-export interface RefundQuote {
-  payment_id: string
-  psys_cid: string
-  currency: string | null
-  fiat: string
-  amount: string
-  refundable: string
-  rate: string
-  coin_amount: string
-  precision: number
-}
+export type RefundQuote = AdminCryptoRefundQuote
 
 export type WithdrawalPurpose = "withdrawal" | "refund" | "overpayment" | "underpayment" | "late_payment" | "unexplained"
 
 /** An operation that could be a withdrawal of unknown outcome, with why (GET /withdrawals/:id). */
-export interface WithdrawalCandidate {
-  operation_id: string
-  type: string
-  status: string
-  psys_cid: string | null
-  created_at: string | null
-  address: string | null
-  amount: string | null
-  exact: boolean
-  reasons: string[]
-}
+export type WithdrawalCandidate = AdminCryptoWithdrawalCandidate
 
 export interface WithdrawalDetail {
   withdrawal: Withdrawal
@@ -294,19 +208,7 @@ export interface FeePlanEntry {
   gasPrice?: string | null
 }
 
-export interface PayIn {
-  id: string
-  received_at: string
-  status: string | null
-  txn_id: string | null
-  deposit_uid: string | null
-  psys_cid: string | null
-  currency: string | null
-  amount: string | null
-  confirmations: string | null
-  wallet_hash: string | null
-  tx_urls: string[]
-}
+export type PayIn = AdminCryptoPayIn
 
 export interface CustomerDeposits {
   customer_id: string
@@ -314,5 +216,5 @@ export interface CustomerDeposits {
   addresses_error: string | null
   pay_ins: PayIn[]
   pay_in_count: number
-  totals: Array<{ psys_cid: string; currency: string | null; confirmed: string; pending: string; count: number }>
+  totals: AdminCryptoDepositTotal[]
 }

@@ -36,6 +36,9 @@ async function describeSettings(scope: MedusaContainer, providerId?: string) {
   }
 }
 
+/** The `settings` of GET and POST /admin/crypto/settings, as the admin reads it (src/api/admin/crypto/types.ts). */
+export type CryptoSettingsView = Awaited<ReturnType<typeof describeSettings>>
+
 /** GET /admin/crypto/settings — the crypto settings (the secret key only as `api_key_set`). */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, { provider_id?: string }>, res: MedusaResponse) => {
   res.json({ settings: await describeSettings(req.scope, req.validatedQuery?.provider_id) })

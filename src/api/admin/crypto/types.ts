@@ -1,0 +1,53 @@
+/**
+ * The admin API's answers, as types only: what the admin UI (src/admin) reads, derived from the
+ * server's own declarations so a change on the server changes what the UI compiles against
+ * (issue 16, item 7). This module holds `import type` and type declarations only: the admin bundle
+ * imports it with `import type`, which TypeScript erases, so no server code reaches the browser
+ * (docs/architecture.md#admin).
+ */
+import type { InvoiceAccount } from "../../../core/account"
+import type { CryptoBalance, CryptoBalances } from "../../../core/balances"
+import type { DepositTotal, PayInCallback } from "../../../core/deposits"
+import type { CryptoOrderPayment, CryptoRefundQuote } from "../../../core/refund"
+import type { CryptoSettingsView } from "./settings/route"
+import type { GatewayFailureEvidence, GatewayFailureRead, WithdrawalCandidate } from "../../../core/withdrawal"
+
+/** A value as `res.json` sends it: a `Date` becomes its ISO string. */
+export type Serialized<T> = T extends Date
+  ? string
+  : T extends ReadonlyArray<infer Item>
+    ? Serialized<Item>[]
+    : T extends object
+      ? { [Key in keyof T]: Serialized<T[Key]> }
+      : T
+
+/** One coin's balance (GET /admin/crypto/balances). */
+export type AdminCryptoBalance = CryptoBalance
+/** GET /admin/crypto/balances. */
+export type AdminCryptoBalancesResponse = CryptoBalances & { fetched_at: string }
+
+/** One invoice's account (src/core/account.ts): every amount in `psys_cid`. */
+export type AdminCryptoInvoiceAccount = InvoiceAccount
+
+/** A crypto payment of an order as GET /admin/crypto/orders/:id lists it (its `data` left out). */
+export type AdminCryptoOrderPayment = Omit<CryptoOrderPayment, "data">
+
+/** POST /admin/crypto/refunds/quote: `quote`. */
+export type AdminCryptoRefundQuote = CryptoRefundQuote
+
+/** One verified pay_in callback (GET /admin/crypto/deposits/callbacks, customer deposits). */
+export type AdminCryptoPayIn = Serialized<PayInCallback>
+/** A customer's deposits per coin. */
+export type AdminCryptoDepositTotal = DepositTotal
+
+/** What the plugin knows of a withdrawal the gateway answered with status `error` (spec §2.3). */
+export type AdminCryptoGatewayFailureEvidence = GatewayFailureEvidence
+/** One read of a failed withdrawal's operation. */
+export type AdminCryptoGatewayFailureRead = GatewayFailureRead
+/** An operation that could be a withdrawal of unknown outcome, with why (GET /admin/crypto/withdrawals/:id). */
+export type AdminCryptoWithdrawalCandidate = WithdrawalCandidate
+
+/** The `settings` of GET and POST /admin/crypto/settings (the secret key only as `api_key_set`). */
+export type AdminCryptoSettings = Serialized<CryptoSettingsView>
+/** The settings the payment paths use: `defaults` (medusa-config) and `effective` (with the stored ones). */
+export type AdminCryptoEffectiveSettings = AdminCryptoSettings["effective"]
