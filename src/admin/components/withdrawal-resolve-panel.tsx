@@ -1,10 +1,11 @@
-import { Button, Heading, Label, Text, Textarea, toast, usePrompt } from "@medusajs/ui"
+import { Button, Heading, Text, toast } from "@medusajs/ui"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { cryptoApi, errorMessage } from "../lib/api"
 import { formatDecimal } from "../lib/money"
 import type { Withdrawal, WithdrawalDetail } from "../lib/types"
 import { CryptoStatusBadge, Field, formatDate, QueryState, TxLinks } from "./common"
+import { NoteAndDecision, optionalNote, useResolveDecision } from "./resolve-decision"
 
 /**
  * One recorded withdrawal (or crypto refund) in detail. While its outcome is unknown: the
@@ -15,19 +16,10 @@ import { CryptoStatusBadge, Field, formatDate, QueryState, TxLinks } from "./com
  * (docs/money-out.md#failed-at-the-gateway).
  */
 export const WithdrawalResolvePanel = ({ id, onClose }: { id: string; onClose: () => void }) => {
-  const prompt = usePrompt()
   const queryClient = useQueryClient()
   const [note, setNote] = useState("")
   const detail = useQuery({ queryKey: ["crypto", "withdrawal", id], queryFn: () => cryptoApi.get<WithdrawalDetail>(`/withdrawals/${id}`), retry: false })
-  const done = (withdrawal: Withdrawal) => {
-    queryClient.invalidateQueries({ queryKey: ["crypto"] })
-    toast.success(`Withdrawal ${withdrawal.status.replace("_", " ")}`)
-  }
-  const resolve = useMutation({
-    mutationFn: (body: Record<string, unknown>) => cryptoApi.post<{ withdrawal: Withdrawal }>(`/withdrawals/${id}/resolve`, body),
-    onSuccess: ({ withdrawal }) => done(withdrawal),
-    onError: (error) => toast.error("Not resolved", { description: errorMessage(error) }),
-  })
+  const resolve = useResolveDecision("withdrawal", id)
   const reconcile = useMutation({
     mutationFn: () => cryptoApi.post<WithdrawalDetail>(`/withdrawals/${id}/reconcile`, {}),
     onSuccess: ({ withdrawal }) => {
@@ -44,34 +36,30 @@ export const WithdrawalResolvePanel = ({ id, onClose }: { id: string; onClose: (
   const failedUndecided = withdrawal !== undefined && withdrawal.status === "error" && withdrawal.active_fingerprint !== null
   const evidence = withdrawal?.gateway_evidence ?? null
 
-  const allowAgain = async () => {
-    const ok = await prompt({
-      title: "Allow sending this payment again?",
-      description: `The gateway answered operation ${withdrawal?.operation_id ?? ""} with status error. Only if its dashboard shows that nothing left the balance: if it was in fact sent, the recipient is paid twice.`,
-      confirmText: "Failed: allow sending again",
-      cancelText: "Cancel",
-    })
-    if (ok) resolve.mutate({ resolution: "failed", note: note.trim() })
-  }
-
-  const chooseOperation = async (operationId: string) => {
-    const ok = await prompt({
-      title: "This operation is the withdrawal?",
-      description: `Operation ${operationId} will be recorded as withdrawal ${id}, with you as the one who decided. Check it in the gateway's dashboard first.`,
-      confirmText: "Yes, this is it",
-      cancelText: "Cancel",
-    })
-    if (ok) resolve.mutate({ resolution: "operation", operation_id: operationId, ...(note.trim() ? { note: note.trim() } : {}) })
-  }
-  const confirmNotSent = async () => {
-    const ok = await prompt({
-      title: "Confirm it was not sent?",
-      description: "Only if the gateway's dashboard shows no such payment. The same payment can then be sent again: if it was in fact sent, the recipient is paid twice.",
-      confirmText: "Confirmed not sent",
-      cancelText: "Cancel",
-    })
-    if (ok) resolve.mutate({ resolution: "not_sent", note: note.trim() })
-  }
+  const allowAgain = () =>
+    resolve.decide(
+      {
+        title: "Allow sending this payment again?",
+        description: `The gateway answered operation ${withdrawal?.operation_id ?? ""} with status error. Only if its dashboard shows that nothing left the balance: if it was in fact sent, the recipient is paid twice.`,
+        confirmText: "Failed: allow sending again",
+      },
+      { resolution: "failed", note: note.trim() },
+    )
+  const chooseOperation = (operationId: string) =>
+    resolve.decide(
+      {
+        title: "This operation is the withdrawal?",
+        description: `Operation ${operationId} will be recorded as withdrawal ${id}, with you as the one who decided. Check it in the gateway's dashboard first.`,
+        confirmText: "Yes, this is it",
+      },
+      { resolution: "operation", operation_id: operationId, ...optionalNote(note) },
+    )
+  const confirmNotSent = () =>
+    resolve.confirmNotSent(
+      "Confirm it was not sent?",
+      "Only if the gateway's dashboard shows no such payment. The same payment can then be sent again: if it was in fact sent, the recipient is paid twice.",
+      note,
+    )
 
   return (
     <div className="flex flex-col gap-y-3 rounded-md border px-4 py-3" aria-label="Withdrawal detail">
@@ -122,13 +110,8 @@ export const WithdrawalResolvePanel = ({ id, onClose }: { id: string; onClose: (
             <div className="flex justify-end">
               <Button size="small" variant="secondary" isLoading={reconcile.isPending} onClick={() => reconcile.mutate()}>Check status</Button>
             </div>
-            <div className="flex flex-col gap-y-1">
-              <Label htmlFor={`failed-note-${id}`}>Note (required)</Label>
-              <Textarea id={`failed-note-${id}`} rows={2} value={note} onChange={(e) => setNote(e.target.value)} placeholder="Checked operation … on …: status error, balance not debited" maxLength={500} />
-            </div>
-            <div className="flex justify-end">
-              <Button size="small" variant="danger" disabled={note.trim() === ""} isLoading={resolve.isPending} onClick={allowAgain}>Failed: allow sending again</Button>
-            </div>
+            <NoteAndDecision id={`failed-note-${id}`} label="Note (required)" note={note} onNote={setNote} placeholder="Checked operation … on …: status error, balance not debited"
+              action="Failed: allow sending again" isPending={resolve.isPending} onDecide={allowAgain} />
           </div>
         ) : null}
         {unknown ? (
@@ -155,13 +138,8 @@ export const WithdrawalResolvePanel = ({ id, onClose }: { id: string; onClose: (
                 ))}
               </ul>
             )}
-            <div className="flex flex-col gap-y-1">
-              <Label htmlFor={`resolve-note-${id}`}>Note (required to confirm it was not sent)</Label>
-              <Textarea id={`resolve-note-${id}`} rows={2} value={note} onChange={(e) => setNote(e.target.value)} placeholder="Checked the gateway's operations on …: no such payment" maxLength={500} />
-            </div>
-            <div className="flex justify-end">
-              <Button size="small" variant="danger" disabled={note.trim() === ""} isLoading={resolve.isPending} onClick={confirmNotSent}>Confirmed not sent</Button>
-            </div>
+            <NoteAndDecision id={`resolve-note-${id}`} label="Note (required to confirm it was not sent)" note={note} onNote={setNote} placeholder="Checked the gateway's operations on …: no such payment"
+              action="Confirmed not sent" isPending={resolve.isPending} onDecide={confirmNotSent} />
           </div>
         ) : null}
       </QueryState>
