@@ -561,7 +561,7 @@ describe("JSON bodies whose signed text is unusual (the key holder signed exactl
   })
 })
 
-describe("urlencoded bodies the general reader and the fast readers must read alike", () => {
+describe("urlencoded bodies in the less common shapes a PHP sender writes", () => {
   const form = (fields: CallbackInputFields): string => signCallback(fields, { secretKey: SECRET, format: "urlencoded" }).body.toString()
   const verified = (body: string): CallbackFields =>
     verifyCallback({ body, contentType: "application/x-www-form-urlencoded", secretKey: SECRET }).fields

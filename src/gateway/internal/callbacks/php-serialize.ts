@@ -1,9 +1,8 @@
 /**
  * The one writer of PHP `serialize()` in the callback codec: the bytes a form callback's HMAC
  * covers (spec §6.3), i.e. `serialize()` of the array a PHP receiver's `$_POST` holds, with string
- * keys whose values are strings or lists of strings. The general form path and the signer call
- * `serializeFormFields`; the urlencoded fast path (form/urlencoded-fast.ts) writes the same
- * framing with the primitives below, straight from the body.
+ * keys whose values are strings or lists of strings. The form verifier and the signer both call
+ * `serializeFormFields`.
  *
  * The format, as PHP writes it (checked against PHP 8.2 by scripts/make-callback-vectors.php):
  *   string  s:<length in BYTES>:"<bytes>";

@@ -4,7 +4,7 @@
  * re-exports it, and it is defined here only so the format modules can throw it without importing
  * the public surface back.
  */
-import { createHmac, type Hmac } from "node:crypto"
+import { createHmac } from "node:crypto"
 import { GatewayError } from "../../core/errors"
 import { digestOfHex } from "./hex"
 
@@ -59,13 +59,9 @@ export function readVerifyHash(value: unknown): Buffer {
 }
 
 /**
- * A fresh HMAC-SHA1 (spec §6.3) keyed with the shop secret. Nothing is cached between calls: no
+ * HMAC-SHA1 (spec §6.3) of `data` keyed with the shop secret. Nothing is cached between calls: no
  * secret or key object outlives the call that used it.
  */
-export function hmacSha1(secretKey: string): Hmac {
-  return createHmac("sha1", secretKey)
-}
-
 export function hmacOf(secretKey: string, data: Buffer): Buffer {
-  return hmacSha1(secretKey).update(data).digest()
+  return createHmac("sha1", secretKey).update(data).digest()
 }

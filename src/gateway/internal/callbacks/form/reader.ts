@@ -1,8 +1,6 @@
 /**
- * The general reader of form callbacks (spec §6.1, §6.3): `application/x-www-form-urlencoded` and
+ * The reader of form callbacks (spec §6.1, §6.3): `application/x-www-form-urlencoded` and
  * `multipart/form-data` bodies read into the field array a PHP receiver's `$_POST` would hold.
- * The urlencoded fast path (urlencoded-fast.ts) reads what this reader reads or leaves the body to
- * it (__tests__/callbacks-differential.unit.spec.ts).
  *
  * Readings chosen where the spec is silent (docs/gateway-readings.md#form-callback-signature):
  * - `tx_urls` travels either as one string field (the gateway's own form, a JSON text that PHP

@@ -8,12 +8,9 @@
  * duplicate keys and unpaired surrogates (invalid UTF-8 is refused before decoding). No library
  * gives all four, so this file reads RFC 8259 JSON itself. It builds the returned values directly
  * (numbers as lexeme strings) and keeps on the side only what plain values lose, so the general
- * path can write the same values back (writer.ts) without a second parse.
- *
- * This is the general reader; the common body is read by the fast reader in signed-text.ts, which
- * reads exactly what this reader reads or leaves the body to it (__tests__/callbacks-differential).
+ * verifier can write the same values back (writer.ts) without a second parse.
  */
-import { buildFieldObject, findShape, objectOfShape } from "../field-object"
+import { buildFieldObject } from "../field-object"
 import { hexDigit } from "../hex"
 
 /** A JSON value as the verifier returns it: every number is its exact received lexeme, as a string. */
@@ -298,9 +295,6 @@ class JsonReader {
 
   /** The object of these members; a duplicate name is refused (which one did the signer mean?). */
   private buildObject(keys: string[], values: JsonValue[]): JsonObject {
-    // Same names as a cached shape, whose names are distinct: so are these.
-    const known = findShape(keys)
-    if (known !== undefined) return objectOfShape(known, values) as JsonObject
     if (new Set(keys).size !== keys.length) this.fail("duplicate member name")
     const { object, reordered } = buildFieldObject(keys, values)
     // JS lists integer-like keys first: keep the received order for writing the object back.
