@@ -13,7 +13,7 @@ export function hexDigit(code: number): number {
 }
 
 /** Bytes of an HMAC-SHA1 digest; `verify_hash` writes them as twice as many hex digits. */
-export const DIGEST_BYTES = 20
+const DIGEST_BYTES = 20
 
 /** The 20 bytes of a 40-hex-digit `verify_hash` (either case); undefined for any other text. */
 export function digestOfHex(value: string): Buffer | undefined {
@@ -22,18 +22,6 @@ export function digestOfHex(value: string): Buffer | undefined {
   for (let i = 0; i < DIGEST_BYTES; i++) {
     const high = hexDigit(value.charCodeAt(2 * i))
     const low = hexDigit(value.charCodeAt(2 * i + 1))
-    if (high < 0 || low < 0) return undefined
-    digest[i] = high * 16 + low
-  }
-  return digest
-}
-
-/** The 20 bytes written as 40 hex digits at `bytes[at…]`; undefined when any is not a hex digit. */
-export function digestAt(bytes: Buffer, at: number): Buffer | undefined {
-  const digest = Buffer.allocUnsafe(DIGEST_BYTES)
-  for (let i = 0; i < DIGEST_BYTES; i++, at += 2) {
-    const high = hexDigit(bytes[at])
-    const low = hexDigit(bytes[at + 1])
     if (high < 0 || low < 0) return undefined
     digest[i] = high * 16 + low
   }
