@@ -1,12 +1,13 @@
-import { Button, Heading, Input, Label, Text, toast, usePrompt } from "@medusajs/ui"
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useRef, useState } from "react"
-import { cryptoApi, errorMessage, newIdempotencyKey } from "../lib/api"
+import { Button, Heading, Input, Label, Text, toast } from "@medusajs/ui"
+import { useMutation, useQuery } from "@tanstack/react-query"
+import { useState } from "react"
+import { cryptoApi, errorMessage } from "../lib/api"
 import { isPositiveDecimal } from "../lib/money"
 import { CoinSelect } from "./coin-select"
 import type { RecordedExchange } from "../lib/types"
 import { CryptoStatusBadge, Field, formatUtc, QueryState } from "./common"
 import { ExchangesHistory } from "./exchanges-history"
+import { useSendOnce } from "./send-once"
 
 type Record_ = Record<string, unknown>
 
@@ -37,8 +38,6 @@ const GatewayAnswer = ({ value }: { value: unknown }) => {
 }
 
 export const ExchangeTab = () => {
-  const prompt = usePrompt()
-  const queryClient = useQueryClient()
   const [from, setFrom] = useState("")
   const [to, setTo] = useState("")
   const [amount, setAmount] = useState("")
@@ -46,9 +45,6 @@ export const ExchangeTab = () => {
   const [exchangeId, setExchangeId] = useState("")
   const [estimate, setEstimate] = useState<Record_ | null>(null)
   const [created, setCreated] = useState<RecordedExchange | null>(null)
-  // One key per confirmed exchange: a double click or a retry after a lost answer reuses it, so the
-  // server records and creates the exchange once. A definitive answer starts a new key.
-  const idempotencyKey = useRef(newIdempotencyKey())
 
   const currencies = useQuery({ queryKey: ["crypto", "exchange-currencies"], queryFn: () => cryptoApi.get<{ currencies: unknown }>("/exchanges/currencies"), retry: false })
   const params = { from_currency: from, to_currency: to, from_amount: amount }
@@ -60,25 +56,15 @@ export const ExchangeTab = () => {
     onSuccess: ({ estimate: e }) => setEstimate(e),
     onError: (error) => toast.error("No estimate", { description: errorMessage(error) }),
   })
-  const createMutation = useMutation({
-    mutationFn: () =>
-      cryptoApi.post<{ exchange: RecordedExchange; replayed: boolean }>("/exchanges", { ...params, to_address: toAddress.trim(), confirmed: true, idempotency_key: idempotencyKey.current }),
-    onSuccess: ({ exchange }) => {
-      setCreated(exchange)
-      queryClient.invalidateQueries({ queryKey: ["crypto", "exchanges"] })
-      if (exchange.status === "outcome_unknown") {
-        toast.warning("The gateway did not confirm the exchange", { description: "It is not sent again. Check the gateway, then resolve it in the list below." })
-        return
-      }
-      idempotencyKey.current = newIdempotencyKey()
+  const createMutation = useSendOnce("exchange", {
+    body: () => ({ ...params, to_address: toAddress.trim(), confirmed: true }),
+    onRecorded: setCreated,
+    onSettled: (exchange) => {
       if (exchange.exchange_id) setExchangeId(exchange.exchange_id)
       toast.success("Exchange created")
     },
-    onError: (error) => {
-      // A refusal is final (a new attempt gets a new key); a network failure keeps the key.
-      if (!(error instanceof TypeError)) idempotencyKey.current = newIdempotencyKey()
-      toast.error("Exchange refused", { description: errorMessage(error) })
-    },
+    unknown: { title: "The gateway did not confirm the exchange", description: "It is not sent again. Check the gateway, then resolve it in the list below." },
+    refusedTitle: "Exchange refused",
   })
   const status = useQuery({
     queryKey: ["crypto", "exchange", exchangeId],
@@ -87,15 +73,12 @@ export const ExchangeTab = () => {
     retry: false,
   })
 
-  const confirmCreate = async () => {
-    const ok = await prompt({
+  const confirmCreate = () =>
+    createMutation.confirmAndSend({
       title: "Create this exchange?",
       description: `${amount} ${from} → ${to}, sent to ${toAddress.trim()}. The gateway executes it at its rate; this cannot be undone.`,
       confirmText: "Create exchange",
-      cancelText: "Cancel",
     })
-    if (ok) createMutation.mutate()
-  }
 
   return (
     <div className="flex flex-col gap-y-4 px-6 py-4">

@@ -1,13 +1,14 @@
-import { Button, Heading, Input, Label, Switch, Text, Textarea, toast, usePrompt } from "@medusajs/ui"
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useEffect, useMemo, useRef, useState } from "react"
-import { cryptoApi, errorMessage, newIdempotencyKey } from "../lib/api"
+import { Button, Heading, Input, Label, Switch, Text, Textarea, toast } from "@medusajs/ui"
+import { useMutation, useQuery } from "@tanstack/react-query"
+import { useEffect, useMemo, useState } from "react"
+import { cryptoApi, errorMessage } from "../lib/api"
 import { decimalPlaces, parseMassPayoutList } from "../lib/mass-payout"
 import { formatDecimal, isPositiveDecimal, totalDebited } from "../lib/money"
 import type { Recipient, Withdrawal } from "../lib/types"
 import { CoinSelect, useCurrencies } from "./coin-select"
 import { CryptoStatusBadge, Field, TxLinks } from "./common"
 import { FeePlanSelect } from "./fee-plan-select"
+import { useSendOnce } from "./send-once"
 
 type FeePlan = "normal" | "priority"
 
@@ -22,8 +23,6 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 export const WithdrawTab = () => {
-  const queryClient = useQueryClient()
-  const prompt = usePrompt()
   const [coin, setCoin] = useState("")
   const [mass, setMass] = useState(false)
   const [address, setAddress] = useState("")
@@ -31,9 +30,6 @@ export const WithdrawTab = () => {
   const [list, setList] = useState("")
   const [feePlan, setFeePlan] = useState<FeePlan>("normal")
   const [result, setResult] = useState<Withdrawal | null>(null)
-  // One key per filled-in form: a double click or a retry after a lost answer reuses it, so the
-  // server records and sends the withdrawal once. A definitive answer starts a new key.
-  const idempotencyKey = useRef(newIdempotencyKey())
 
   const { data: currencies } = useCurrencies()
   const precisionText = currencies?.currencies.find((c) => c.cid === coin)?.precision
@@ -74,31 +70,16 @@ export const WithdrawTab = () => {
   const total = totalDebited(recipients.map((r) => r.amount), feeValue, commissionValue)
   const unit = currencies?.currencies.find((c) => c.cid === coin)?.currency ?? coin
 
-  const submit = useMutation({
-    mutationFn: () =>
-      cryptoApi.post<{ withdrawal: Withdrawal; replayed: boolean }>("/withdrawals", {
-        idempotency_key: idempotencyKey.current,
-        psys_cid: coin,
-        recipients,
-        fee_plan: feePlan,
-      }),
-    onSuccess: ({ withdrawal }) => {
-      setResult(withdrawal)
-      queryClient.invalidateQueries({ queryKey: ["crypto"] })
-      if (withdrawal.status === "outcome_unknown") {
-        toast.warning("The gateway did not confirm the withdrawal", { description: "It is not sent again. Use Check status in a moment, or resolve it in History." })
-        return
-      }
-      idempotencyKey.current = newIdempotencyKey()
+  const submit = useSendOnce("withdrawal", {
+    body: () => ({ psys_cid: coin, recipients, fee_plan: feePlan }),
+    onRecorded: setResult,
+    onSettled: (withdrawal) => {
       if (withdrawal.status === "completed") toast.success("Withdrawal sent")
       else if (withdrawal.status === "error") toast.error(`Failed at the gateway: operation ${withdrawal.operation_id ?? "?"}, status error`, { description: "The same payment stays blocked until you decide in History." })
       else toast.error(`Withdrawal ${withdrawal.status}`)
     },
-    onError: (error) => {
-      // A refusal is final (a new attempt gets a new key); a network failure keeps the key.
-      if (!(error instanceof TypeError)) idempotencyKey.current = newIdempotencyKey()
-      toast.error("Withdrawal refused", { description: errorMessage(error) })
-    },
+    unknown: { title: "The gateway did not confirm the withdrawal", description: "It is not sent again. Use Check status in a moment, or resolve it in History." },
+    refusedTitle: "Withdrawal refused",
   })
 
   const reconcile = useMutation({
@@ -106,21 +87,19 @@ export const WithdrawTab = () => {
     // Still unknown: the operations that could be it are in History, where the merchant resolves it.
     onSuccess: ({ withdrawal }) => {
       setResult(withdrawal)
-      if (withdrawal.status !== "outcome_unknown") idempotencyKey.current = newIdempotencyKey()
+      if (withdrawal.status !== "outcome_unknown") submit.settledLater()
       toast.info(`Withdrawal status: ${withdrawal.status.replace("_", " ")}`)
     },
     onError: (error) => toast.error("Could not check the withdrawal", { description: errorMessage(error) }),
   })
 
-  const confirmAndSend = async () => {
-    if (!valid || submit.isPending) return
-    const ok = await prompt({
+  const confirmAndSend = () => {
+    if (!valid) return
+    void submit.confirmAndSend({
       title: "Send this withdrawal?",
       description: `${recipients.length === 1 ? `${formatDecimal(recipients[0].amount)} ${unit} to ${recipients[0].address}` : `${recipients.length} payments, ${formatDecimal(parsed?.total ?? "0")} ${unit} in all`}. Total debited from the balance: ${formatDecimal(total)} ${unit}${feeValue === null || commissionValue === null ? " plus fees not yet estimated" : ""}. This cannot be undone.`,
       confirmText: "Send",
-      cancelText: "Cancel",
     })
-    if (ok) submit.mutate()
   }
 
   return (

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { cryptoApi, errorMessage } from "../lib/api"
 import { formatDecimal } from "../lib/money"
-import type { Withdrawal, WithdrawalDetail } from "../lib/types"
+import type { WithdrawalDetail } from "../lib/types"
 import { CryptoStatusBadge, Field, formatDate, QueryState, TxLinks } from "./common"
 import { NoteAndDecision, optionalNote, useResolveDecision } from "./resolve-decision"
 
