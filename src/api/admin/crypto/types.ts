@@ -5,12 +5,16 @@
  * imports it with `import type`, which TypeScript erases, so no server code reaches the browser
  * (docs/architecture.md#admin).
  */
+import type { InferTypeOf } from "@medusajs/framework/types"
 import type { InvoiceAccount } from "../../../core/account"
 import type { CryptoBalance, CryptoBalances } from "../../../core/balances"
 import type { DepositTotal, PayInCallback } from "../../../core/deposits"
 import type { CryptoOrderPayment, CryptoRefundQuote } from "../../../core/refund"
 import type { CryptoSettingsView } from "./settings/route"
-import type { GatewayFailureEvidence, GatewayFailureRead, WithdrawalCandidate } from "../../../core/withdrawal"
+import type { GatewayFailureEvidence, GatewayFailureRead, WithdrawalCandidate, WithdrawalRecipient } from "../../../core/withdrawal"
+import type { CryptoExchange } from "../../../modules/crypto/models/crypto-exchange"
+import type { CryptoInvoice } from "../../../modules/crypto/models/crypto-invoice"
+import type { CryptoWithdrawal } from "../../../modules/crypto/models/crypto-withdrawal"
 
 /** A value as `res.json` sends it: a `Date` becomes its ISO string. */
 export type Serialized<T> = T extends Date
@@ -51,3 +55,19 @@ export type AdminCryptoWithdrawalCandidate = WithdrawalCandidate
 export type AdminCryptoSettings = Serialized<CryptoSettingsView>
 /** The settings the payment paths use: `defaults` (medusa-config) and `effective` (with the stored ones). */
 export type AdminCryptoEffectiveSettings = AdminCryptoSettings["effective"]
+
+/**
+ * A recorded withdrawal (crypto_withdrawal), crypto refunds included, as the withdrawal routes answer
+ * it; its JSON columns with the shapes src/core/withdrawal.ts writes.
+ */
+export type AdminCryptoWithdrawal = Serialized<Omit<InferTypeOf<typeof CryptoWithdrawal>, "recipients" | "tx_urls" | "gateway_evidence">> & {
+  recipients: WithdrawalRecipient[]
+  tx_urls: string[] | null
+  gateway_evidence: GatewayFailureEvidence | null
+}
+
+/** An exchange recorded by the admin (crypto_exchange), as the exchange routes answer it. */
+export type AdminCryptoExchange = Serialized<InferTypeOf<typeof CryptoExchange>>
+
+/** An invoice of an order (crypto_invoice), as GET /admin/crypto/orders/:id lists it. */
+export type AdminCryptoInvoice = Serialized<InferTypeOf<typeof CryptoInvoice>>
