@@ -52,7 +52,7 @@ const status = {
   cart_id: "cart_1",
   order_id: null,
   invoice: {
-    status: "pending", txn_id: "txn_1", psys_cid: "BTC", currency: "BTC", address: "bc1qexample",
+    status: "pending", shopper_status: "detected", txn_id: "txn_1", psys_cid: "BTC", currency: "BTC", address: "bc1qexample",
     amount: "123456789012345678901234567890.12345678", pending_amount: "0", confirmations: { current: 1, required: 3 },
     expires_at: new Date(Date.now() + 600000).toISOString(),
   },
