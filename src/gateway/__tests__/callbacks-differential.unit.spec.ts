@@ -285,7 +285,7 @@ const jsonValue: fc.Arbitrary<CallbackInputValue> = fc.letrec<{ value: CallbackI
   ),
 })).value
 
-/** The common invoice shape (flat strings, numbers, lists of strings: what the fast reader reads), or any JSON. */
+/** The common invoice shape (flat strings, numbers, lists of strings), or any JSON. */
 const jsonFields: fc.Arbitrary<CallbackInputFields> = fc.oneof(
   fc
     .tuple(
