@@ -214,6 +214,33 @@ medusaIntegrationTestRunner({
         })
       })
 
+      it("reserves distinct order numbers for sessions of one cart created at the same moment, in the module's transaction and lock", async () => {
+        const crypto = getContainer().resolve<CryptoModuleService>(CRYPTO_MODULE)
+        const cartId = `cart_reserve_${Date.now()}`
+        const reserve = (sessionId: string, amount: string) =>
+          crypto.reserveCryptoInvoice({
+            base: cartId,
+            cart_id: cartId,
+            payment_collection_id: `paycol_${cartId}`,
+            session_id: sessionId,
+            provider_id: "pp_crypto_crypto",
+            source_amount: amount,
+            source_currency: "EUR",
+          })
+        const reservations = await Promise.all([reserve("payses_a", "10"), reserve("payses_b", "11"), reserve("payses_c", "12")])
+        expect(new Set(reservations.map((reservation) => reservation.order_number)).size).toBe(3)
+        expect(reservations.every((reservation) => reservation.created)).toBe(true)
+
+        // The same session and amount again (a retry after an unknown outcome) takes its reservation back.
+        const again = await reserve("payses_a", "10")
+        expect(again).toMatchObject({ id: reservations[0].id, created: false })
+
+        // A clearly refused reservation goes, and nothing of it stays to look pending.
+        await crypto.releaseCryptoInvoiceReservation({ id: reservations[2].id, base: cartId })
+        const rows = await crypto.listCryptoInvoices({ cart_id: cartId })
+        expect(rows.map((row) => row.id).sort()).toEqual([reservations[0].id, reservations[1].id].sort())
+      })
+
       it("returns the order the callback placed when the storefront completes the cart afterwards", async () => {
         const container = getContainer()
         const { store, txnId } = await startedCheckout(container, api)

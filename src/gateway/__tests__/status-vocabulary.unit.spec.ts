@@ -25,7 +25,7 @@ const declaration = path.join(root, "src/gateway/types/common.ts")
 const MAPS = [
   "src/core/payment-state.ts",
   "src/core/shopper-status.ts",
-  "src/providers/crypto/order-number.ts",
+  "src/core/order-number.ts",
   "src/workflows/steps/refresh-stale-crypto-invoice.ts",
   "src/sandbox/core/invoice-machine.ts",
   "src/core/account.ts",

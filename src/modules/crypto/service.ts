@@ -1,7 +1,7 @@
 import type { Context, InferTypeOf } from "@medusajs/framework/types"
 import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/postgresql"
 import { container as applicationContainer } from "@medusajs/framework"
-import { generateEntityId, InjectManager, MedusaContext, MedusaError, MedusaService, Modules } from "@medusajs/framework/utils"
+import { generateEntityId, InjectManager, InjectTransactionManager, MedusaContext, MedusaError, MedusaService, Modules } from "@medusajs/framework/utils"
 import { callbackInsertOnce, callbackUpsert, storedCallbackOf, type CryptoCallbackDelivery, type StoredCryptoCallback } from "./callback-upsert"
 import { CryptoAttention, type CryptoAttentionKind } from "./models/crypto-attention"
 import { CryptoCallback } from "./models/crypto-callback"
@@ -12,6 +12,15 @@ import { CryptoSetting } from "./models/crypto-setting"
 import { CryptoSyncCursor } from "./models/crypto-sync-cursor"
 import { CryptoWithdrawal } from "./models/crypto-withdrawal"
 import { invalidateSettingsOnWrite, type SettingsCache } from "../../core/settings"
+import {
+  releaseInvoiceReservation,
+  reservationLockKey,
+  reserveInvoiceRow,
+  type InvoiceReservation,
+  type ReservationRow,
+  type ReservationRows,
+  type ReserveInvoiceInput,
+} from "../../core/invoice-reservation"
 
 export type CryptoAttentionRecord = InferTypeOf<typeof CryptoAttention>
 
@@ -96,6 +105,37 @@ class CryptoModuleService extends MedusaService({
     return typeof id === "string" ? id : null
   }
 
+  /**
+   * Reserves the gateway order number of a new payment session before the gateway is asked
+   * (src/core/invoice-reservation.ts): one transaction holding a PostgreSQL advisory lock on the
+   * cart, so two sessions created at once for one cart, on any instances, cannot take the same new
+   * number, and a retry after a failed call finds its reservation again.
+   */
+  @InjectManager()
+  async reserveCryptoInvoice(input: ReserveInvoiceInput, @MedusaContext() sharedContext: Context = {}): Promise<InvoiceReservation> {
+    return this.reserveCryptoInvoice_(input, sharedContext)
+  }
+
+  @InjectTransactionManager()
+  protected async reserveCryptoInvoice_(input: ReserveInvoiceInput, @MedusaContext() sharedContext: Context = {}): Promise<InvoiceReservation> {
+    return reserveInvoiceRow(await lockedReservationRows(this, input.base, sharedContext), input)
+  }
+
+  /**
+   * Removes a reservation the gateway clearly refused (spec §7: 4xx), under the same lock, and gives
+   * the rows it had superseded back their session. Never for an unknown outcome: a retry asks for
+   * the same invoice.
+   */
+  @InjectManager()
+  async releaseCryptoInvoiceReservation(input: { id: string; base: string }, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await this.releaseCryptoInvoiceReservation_(input, sharedContext)
+  }
+
+  @InjectTransactionManager()
+  protected async releaseCryptoInvoiceReservation_(input: { id: string; base: string }, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await releaseInvoiceReservation(await lockedReservationRows(this, input.base, sharedContext), input.id)
+  }
+
   /** Where a reconciliation read stopped (`crypto_sync_cursor`), or null before the first. */
   async readCryptoSyncCursor(providerId: string, name: string): Promise<string | null> {
     const [cursor] = await this.listCryptoSyncCursors({ provider_id: providerId, name }, { take: 1 })
@@ -157,6 +197,23 @@ class CryptoModuleService extends MedusaService({
       cart_id: values.cart_id ?? existing.cart_id,
     })
     return { attention, created: false }
+  }
+}
+
+/**
+ * Takes the transaction's lock on a cart's order numbers (released when the transaction ends) and
+ * gives the invoice mirror's rows inside that transaction.
+ */
+async function lockedReservationRows(service: CryptoModuleService, base: string, sharedContext: Context): Promise<ReservationRows> {
+  const manager = sharedContext.transactionManager as SqlEntityManager
+  await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [reservationLockKey(base)])
+  return {
+    list: async (filters) => (await service.listCryptoInvoices(filters, {}, sharedContext)) as ReservationRow[],
+    create: async (data) => service.createCryptoInvoices(data, sharedContext),
+    update: async (data) => service.updateCryptoInvoices(data, sharedContext),
+    delete: async (id) => {
+      await service.deleteCryptoInvoices(id, sharedContext)
+    },
   }
 }
 

@@ -1,17 +1,21 @@
 import { container } from "@medusajs/framework"
 import type { GatewayClient } from "../../gateway"
-import type { ILockingModule, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 
-/** What the provider reads and writes in our module: the invoice mirror (a reservation the gateway refused is deleted; the sync's stored gateway reading), callbacks, settings (and the cache they are kept in), rate cache. */
+/**
+ * What the provider asks of our module: reserve (or release) a session's order number, record the
+ * invoice the gateway created, read the sync's stored gateway reading; callbacks, settings (and the
+ * cache they are kept in), rate cache.
+ */
 export type ProviderStore = Pick<
   CryptoModuleService,
+  | "reserveCryptoInvoice"
+  | "releaseCryptoInvoiceReservation"
   | "listCryptoInvoices"
-  | "createCryptoInvoices"
   | "updateCryptoInvoices"
-  | "deleteCryptoInvoices"
   | "listCryptoCallbacks"
   | "listCryptoSettings"
   | "cryptoSettingsCache"
@@ -29,14 +33,13 @@ export interface ProviderQuery {
  * The provider's collaborators: the one seam between the provider and the application.
  *
  * Medusa builds a payment provider with the Payment Module's local container
- * (docs/architecture.md#the-provider): no Query, no locking, no other module. The provider needs the
- * cart behind a payment session, our module's invoice mirror and a lock, so in production they come
- * from the application container, resolved at call time (modules load after providers). Unit tests
- * pass fakes instead.
+ * (docs/architecture.md#the-provider): no Query, no other module. The provider needs the cart behind
+ * a payment session and our module (which reserves order numbers under its own lock), so in
+ * production they come from the application container, resolved at call time (modules load after
+ * providers). Unit tests pass fakes instead.
  */
 export interface ProviderDeps {
   query: ProviderQuery
-  locking: Pick<ILockingModule, "execute">
   paymentModule: Pick<IPaymentModuleService, "retrievePaymentSession">
   cryptoModule: ProviderStore
 }
@@ -56,9 +59,6 @@ export function applicationDeps(scope: MedusaContainer = container): ProviderDep
   return {
     get query(): ProviderQuery {
       return scope.resolve(ContainerRegistrationKeys.QUERY)
-    },
-    get locking() {
-      return scope.resolve<ILockingModule>(Modules.LOCKING)
     },
     get paymentModule() {
       return scope.resolve<IPaymentModuleService>(Modules.PAYMENT)

@@ -39,8 +39,7 @@ import {
 } from "../../core/options"
 import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "../../core/provider-entry"
 import { readEffectiveOptionsCached } from "../../core/settings"
-import { applicationDeps, type ProviderDeps, type ProviderDepsFactory, type ProviderGateway, type ProviderStore } from "./deps"
-import { planOrderNumber } from "./order-number"
+import { applicationDeps, type ProviderDeps, type ProviderDepsFactory, type ProviderGateway } from "./deps"
 import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "./refund-authorization"
 
 type SessionData = Record<string, unknown>
@@ -72,16 +71,6 @@ function warnWithoutSharedLocking(cradle: InjectedDependencies): void {
 export interface ProviderSeam {
   deps?: ProviderDepsFactory
   client?: ProviderGateway
-}
-
-/** The invoice mirror row reserved for a session (see src/modules/crypto/models/crypto-invoice.ts). */
-interface Reservation {
-  id: string
-  order_number: string
-  txn_id: string | null
-  /** Made by this call with a new order number (not an earlier reservation taken again). */
-  created: boolean
-  lockKey: string
 }
 
 const text = (data: SessionData | undefined, key: string): string | undefined => {
@@ -152,15 +141,18 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     // every invoice (spec §4.1 `allowed_psys_cids`): only coins it offers are sent.
     const allowed = options.allowedCurrencies.length > 0 ? offeredCoins(coins, options.allowedCurrencies).map((coin) => coin.psys_cid) : []
 
-    const reservation = await this.reserveInvoice(deps, {
-      base: cart?.id ?? session.payment_collection_id,
-      cartId: cart?.id,
-      paymentCollectionId: session.payment_collection_id,
-      sessionId,
-      providerId: session.provider_id,
-      sourceAmount,
-      sourceCurrency,
-      psysCid,
+    // The order number is reserved in our module before the gateway is asked (one transaction
+    // under a lock on the cart, src/core/invoice-reservation.ts).
+    const base = cart?.id ?? session.payment_collection_id
+    const reservation = await cryptoModule.reserveCryptoInvoice({
+      base,
+      cart_id: cart?.id ?? null,
+      payment_collection_id: session.payment_collection_id,
+      session_id: sessionId,
+      provider_id: session.provider_id,
+      source_amount: sourceAmount,
+      source_currency: sourceCurrency,
+      ...(psysCid !== undefined ? { psys_cid: psysCid } : {}),
     })
 
     let invoice: Invoice
@@ -186,7 +178,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       // number: the reservation goes, so nothing is left that looks pending. An unknown outcome
       // (timeout, 5xx) keeps it: a retry asks for the same invoice (`return_existing`).
       if (isClearRefusal(error) && reservation.created) {
-        await this.releaseReservation(deps, reservation.id, reservation.lockKey)
+        await cryptoModule.releaseCryptoInvoiceReservation({ id: reservation.id, base })
       }
       throw toMedusaError(error, "Creating the crypto invoice")
     }
@@ -316,96 +308,6 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     const { data: carts } = await query.graph({ entity: "cart", fields: ["id", "email"], filters: { id: cartId } })
     const email: unknown = carts[0]?.email
     return { id: cartId, email: typeof email === "string" ? email : null }
-  }
-
-  /**
-   * Picks the order number and records it before the gateway is asked, under a lock on the cart:
-   * two sessions created at once for one cart cannot take the same new number, and a retry after
-   * a failed call finds its reservation again.
-   */
-  private async reserveInvoice(
-    deps: ProviderDeps,
-    input: {
-      base: string
-      cartId: string | undefined
-      paymentCollectionId: string
-      sessionId: string
-      providerId: string
-      sourceAmount: string
-      sourceCurrency: string
-      psysCid: string | undefined
-    }
-  ): Promise<Reservation> {
-    const cryptoModule: ProviderStore = deps.cryptoModule
-    const lockKey = `crypto:order-number:${input.base}`
-    return deps.locking.execute(
-      lockKey,
-      async () => {
-        const existing = await cryptoModule.listCryptoInvoices(
-          input.cartId !== undefined ? { cart_id: input.cartId } : { payment_collection_id: input.paymentCollectionId }
-        )
-        const plan = planOrderNumber(input.base, existing, input.sourceAmount, input.sourceCurrency, input.psysCid)
-        if (plan.kind === "reuse") {
-          const reused = existing.find((invoice) => invoice.order_number === plan.invoice.order_number)
-          if (reused === undefined) {
-            throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `crypto invoice ${plan.invoice.order_number} vanished`)
-          }
-          await cryptoModule.updateCryptoInvoices({ id: reused.id, session_id: input.sessionId, payment_collection_id: input.paymentCollectionId, superseded_by: null })
-          await this.supersedeOthers(cryptoModule, existing, input.sessionId, reused.id)
-          return { id: reused.id, order_number: reused.order_number, txn_id: reused.txn_id, created: false, lockKey }
-        }
-        const created = await cryptoModule.createCryptoInvoices({
-          provider_id: input.providerId,
-          order_number: plan.orderNumber,
-          attempt: plan.attempt,
-          cart_id: input.cartId ?? null,
-          payment_collection_id: input.paymentCollectionId,
-          session_id: input.sessionId,
-          source_currency: input.sourceCurrency,
-          source_amount: input.sourceAmount,
-          session_status: "pending",
-        })
-        await this.supersedeOthers(cryptoModule, existing, input.sessionId, created.id)
-        return { id: created.id, order_number: created.order_number, txn_id: null, created: true, lockKey }
-      },
-      { timeout: 10 }
-    )
-  }
-
-  /**
-   * Removes a reservation the gateway refused, under the same lock, and gives the rows it had
-   * superseded back their session (the session keeps its earlier invoice: Medusa's update failed).
-   */
-  private async releaseReservation(deps: ProviderDeps, id: string, lockKey: string): Promise<void> {
-    const cryptoModule: ProviderStore = deps.cryptoModule
-    await deps.locking.execute(
-      lockKey,
-      async () => {
-        for (const row of await cryptoModule.listCryptoInvoices({ superseded_by: id })) {
-          await cryptoModule.updateCryptoInvoices({ id: row.id, superseded_by: null })
-        }
-        await cryptoModule.deleteCryptoInvoices(id)
-      },
-      { timeout: 10 }
-    )
-  }
-
-  /**
-   * One session, one paying invoice: every other row that named this session (the invoice of the
-   * old amount after `updatePayment`) is marked superseded by `keptId`, so money paid to it is never
-   * captured for the new amount; it is recorded as an abandoned invoice's money instead.
-   */
-  private async supersedeOthers(
-    cryptoModule: ProviderStore,
-    existing: ReadonlyArray<{ id: string; session_id: string; superseded_by: string | null }>,
-    sessionId: string,
-    keptId: string
-  ): Promise<void> {
-    for (const row of existing) {
-      if (row.id !== keptId && row.session_id === sessionId && row.superseded_by === null) {
-        await cryptoModule.updateCryptoInvoices({ id: row.id, superseded_by: keptId })
-      }
-    }
   }
 
   /**

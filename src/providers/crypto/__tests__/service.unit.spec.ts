@@ -7,6 +7,7 @@ import { PLAIN_REFUND_MESSAGE } from "../refund-authorization"
 import { assessInvoiceChain, statusPolicy, STORED_READING_TTL_MS, storedReadingOf } from "../../../core/invoice-chain"
 import type { StatusPolicy } from "../../../core/payment-state"
 import { parseCryptoOptions } from "../../../core/options"
+import { releaseInvoiceReservation, reservationLockKey, reserveInvoiceRow, type ReservationRow, type ReservationRows } from "../../../core/invoice-reservation"
 import CryptoPaymentProviderService from "../service"
 
 type Row = Record<string, unknown>
@@ -15,13 +16,32 @@ const API_KEY = "sk_test_provider_SECRET"
 const PROVIDER_ID = "pp_crypto_crypto"
 const options = { apiKey: API_KEY, baseUrl: "http://gateway.test", backendUrl: "https://api.shop.test", storefrontUrl: "https://shop.test" }
 
-/** Our module's tables in memory, with the list/create/update calls the provider makes. */
+/**
+ * Our module's tables in memory, with the calls the provider makes; the reservation runs the
+ * module's own rules (src/core/invoice-reservation.ts) on these rows and records the lock it takes.
+ */
 class MemoryStore {
   invoices: Row[] = []
   settings: Row[] = []
   callbacks: Row[] = []
   rateCaches: Row[] = []
+  readonly locks: string[] = []
   private next = 1
+
+  private rows(): ReservationRows {
+    return {
+      list: async (filters) => this.invoices.filter((row) => MemoryStore.matches(row, filters)) as unknown as ReservationRow[],
+      create: async (data) => {
+        const row = { id: `cinv_${this.next++}`, txn_id: null, superseded_by: null, ...data }
+        this.invoices.push(row)
+        return row
+      },
+      update: async (data) => Object.assign(this.invoices.find((candidate) => candidate.id === data.id) ?? {}, data),
+      delete: async (id) => {
+        this.invoices = this.invoices.filter((row) => row.id !== id)
+      },
+    }
+  }
 
   private static matches(row: Row, filters: Row = {}): boolean {
     return Object.entries(filters).every(([key, value]) => key === "$or" || row[key] === value)
@@ -29,15 +49,15 @@ class MemoryStore {
 
   asStore(): ProviderStore {
     const store = {
+      reserveCryptoInvoice: async (input: Parameters<typeof reserveInvoiceRow>[1]) => {
+        this.locks.push(reservationLockKey(input.base))
+        return reserveInvoiceRow(this.rows(), input)
+      },
+      releaseCryptoInvoiceReservation: async (input: { id: string; base: string }) => {
+        this.locks.push(reservationLockKey(input.base))
+        await releaseInvoiceReservation(this.rows(), input.id)
+      },
       listCryptoInvoices: async (filters: Row) => this.invoices.filter((row) => MemoryStore.matches(row, filters)),
-      createCryptoInvoices: async (data: Row) => {
-        const row = { id: `cinv_${this.next++}`, txn_id: null, superseded_by: null, ...data }
-        this.invoices.push(row)
-        return row
-      },
-      deleteCryptoInvoices: async (id: string) => {
-        this.invoices = this.invoices.filter((row) => row.id !== id)
-      },
       updateCryptoInvoices: async (data: Row) => {
         const row = this.invoices.find((candidate) => candidate.id === data.id)
         Object.assign(row ?? {}, data)
@@ -116,7 +136,6 @@ const silentLogger = (): Logger & { warnings: string[] } => {
 function setup(overrides: Partial<typeof options> & Row = {}) {
   const store = new MemoryStore()
   const gateway = new ScriptedGateway()
-  const locks: string[] = []
   const deps: ProviderDeps = {
     query: {
       graph: async ({ entity, filters }) => {
@@ -125,12 +144,6 @@ function setup(overrides: Partial<typeof options> & Row = {}) {
         return { data: [] }
       },
     },
-    locking: {
-      execute: (async (key: string | string[], job: () => Promise<unknown>) => {
-        locks.push(String(key))
-        return job()
-      }) as ProviderDeps["locking"]["execute"],
-    },
     paymentModule: {
       retrievePaymentSession: (async (id: string) => ({ id, payment_collection_id: "paycol_1", provider_id: PROVIDER_ID })) as unknown as ProviderDeps["paymentModule"]["retrievePaymentSession"],
     },
@@ -138,7 +151,7 @@ function setup(overrides: Partial<typeof options> & Row = {}) {
   }
   const logger = silentLogger()
   const provider = new CryptoPaymentProviderService({ logger }, { ...options, ...overrides }, { deps: () => deps, client: gateway })
-  return { provider, store, gateway, locks, logger }
+  return { provider, store, gateway, locks: store.locks, logger }
 }
 
 const initiate = (provider: CryptoPaymentProviderService, amount: string | number = "10.5", data: Row = {}) =>

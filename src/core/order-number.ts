@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js"
-import { GatewayStatus, knownStatusOf, type KnownStatus } from "../../core/payment-state"
+import { GatewayStatus, knownStatusOf, type KnownStatus } from "./payment-state"
 
 /** An invoice already created (or reserved) for the same cart or payment collection. */
 export interface ExistingInvoice {

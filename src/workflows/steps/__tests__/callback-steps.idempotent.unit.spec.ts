@@ -1,0 +1,115 @@
+// The callback-processing steps that write without a compensation, each run twice on fakes: the
+// second run moves nothing back (docs/workflows.md). A step is run as Medusa runs it, inside a
+// throwaway workflow over a container holding only fakes.
+import { asValue } from "@medusajs/framework/awilix"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, createMedusaContainer, Modules } from "@medusajs/framework/utils"
+import { createWorkflow, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { CRYPTO_MODULE } from "../../../modules/crypto"
+import type { RaiseCryptoAttentionInput } from "../../../modules/crypto/service"
+import { correlateCryptoCallbackStep } from "../correlate-crypto-callback"
+import { markCryptoCallbackProcessedStep } from "../mark-crypto-callback-processed"
+import { raiseCryptoAttentions } from "../raise-crypto-attention"
+import { CALLBACK_FAILURES_BEFORE_ATTENTION, recordCryptoCallbackFailureStep } from "../record-crypto-callback-failure"
+
+type Row = Record<string, unknown>
+
+/** Our module's rows, Medusa's event bus and Query, as fakes; every write and event kept. */
+function world() {
+  const callbacks: Row[] = [
+    {
+      id: "ccb_1",
+      provider_id: "pp_crypto_crypto",
+      ipn_type: "pay_in",
+      txn_id: "OP-1",
+      order_number: null,
+      status: "completed",
+      fields: { deposit_uid: "cus_stranger", psys_cid: "BTC", currency: "BTC", amount: "0.5", wallet_hash: "bc1q" },
+      processed_at: null,
+      outcome: null,
+      last_error: "earlier failure",
+      failure_count: 0,
+    },
+  ]
+  const attentions: Row[] = []
+  const events: string[] = []
+  const cryptoModule = {
+    retrieveCryptoCallback: async (id: string) => ({ ...callbacks.find((row) => row.id === id) }),
+    updateCryptoCallbacks: async (patch: Row) => Object.assign(callbacks.find((row) => row.id === patch.id) as Row, patch),
+    raiseCryptoAttention: async (input: RaiseCryptoAttentionInput) => {
+      const existing = attentions.find((row) => row.kind === input.kind && row.subject_id === input.subject_id)
+      if (existing !== undefined) return { attention: existing, created: false }
+      const created = { id: `catt_${attentions.length + 1}`, order_id: null, ...input }
+      attentions.push(created)
+      return { attention: created, created: true }
+    },
+  }
+  const container = createMedusaContainer()
+  container.register(CRYPTO_MODULE, asValue(cryptoModule))
+  // The workflow runner groups and releases a workflow's events through the same module.
+  container.register(
+    Modules.EVENT_BUS,
+    asValue({
+      emit: async (batch: Array<{ name: string }>) => void events.push(...batch.map((event) => event.name)),
+      releaseGroupedEvents: async () => undefined,
+      clearGroupedEvents: async () => undefined,
+    })
+  )
+  // No customer has the pay_in's uid.
+  container.register(ContainerRegistrationKeys.QUERY, asValue({ graph: async () => ({ data: [] }) }))
+  container.register(ContainerRegistrationKeys.LOGGER, asValue({ warn: () => undefined, error: () => undefined, info: () => undefined }))
+  return { callbacks, attentions, events, container: container as MedusaContainer }
+}
+
+const markProcessed = createWorkflow("test-mark-crypto-callback-processed-twice", (input: { callback_id: string; outcome: string }) => new WorkflowResponse(markCryptoCallbackProcessedStep(input)))
+const correlate = createWorkflow("test-correlate-crypto-callback-twice", (input: { callback_id: string }) => new WorkflowResponse(correlateCryptoCallbackStep(input)))
+const recordFailure = createWorkflow("test-record-crypto-callback-failure-twice", (input: { callback_id: string; error: string }) => new WorkflowResponse(recordCryptoCallbackFailureStep(input)))
+
+describe("mark-crypto-callback-processed, run twice", () => {
+  it("leaves the delivery processed with the same outcome; the second run only stamps the time again, never clears it", async () => {
+    const { container, callbacks } = world()
+    await markProcessed(container).run({ input: { callback_id: "ccb_1", outcome: "applied" } })
+    const first = { ...callbacks[0] }
+    await markProcessed(container).run({ input: { callback_id: "ccb_1", outcome: "applied" } })
+    expect(callbacks[0]).toMatchObject({ outcome: "applied", last_error: null, failure_count: 0 })
+    expect(callbacks[0].processed_at).toBeInstanceOf(Date)
+    expect((callbacks[0].processed_at as Date).getTime()).toBeGreaterThanOrEqual((first.processed_at as Date).getTime())
+  })
+})
+
+describe("raiseCryptoAttentions (the attention write of the apply, correlate and failure steps), run twice", () => {
+  it("keeps one item per kind and subject and emits its events once", async () => {
+    const { container, attentions, events } = world()
+    const item: RaiseCryptoAttentionInput = { kind: "overpaid", provider_id: "pp_crypto_crypto", subject_id: "cinv_1", psys_cid: "BTC", currency: "BTC", amount: "0.1", evidence: {} }
+    await raiseCryptoAttentions(container, [item])
+    await raiseCryptoAttentions(container, [item])
+    expect(attentions).toHaveLength(1)
+    expect(events).toEqual(["crypto.attention.raised", "crypto.payment.overpaid"])
+  })
+})
+
+describe("correlate-crypto-callback on a pay_in to no customer, run twice", () => {
+  it("raises unmatched_pay_in once, with one event, and answers the same both times", async () => {
+    const { container, attentions, events } = world()
+    const first = await correlate(container).run({ input: { callback_id: "ccb_1" } })
+    const second = await correlate(container).run({ input: { callback_id: "ccb_1" } })
+    expect(second.result).toEqual(first.result)
+    expect(attentions).toEqual([expect.objectContaining({ kind: "unmatched_pay_in", subject_id: "pay_in:OP-1", amount: "0.5" })])
+    expect(events.filter((name) => name === "crypto.attention.raised")).toHaveLength(1)
+  })
+})
+
+describe("record-crypto-callback-failure: a counter, not idempotent, forward-only", () => {
+  it("counts every run as one more failure (the count only grows) and raises callback_failed once, from the threshold on", async () => {
+    const { container, callbacks, attentions, events } = world()
+    const counts: number[] = []
+    for (let run = 0; run < CALLBACK_FAILURES_BEFORE_ATTENTION + 1; run += 1) {
+      const { result } = await recordFailure(container).run({ input: { callback_id: "ccb_1", error: `gateway down (${run})` } })
+      counts.push(result.failures)
+    }
+    expect(counts).toEqual([1, 2, 3, 4])
+    expect(callbacks[0]).toMatchObject({ failure_count: 4, outcome: "failed", last_error: "gateway down (3)", processed_at: null })
+    expect(attentions).toEqual([expect.objectContaining({ kind: "callback_failed", subject_id: "ccb_1" })])
+    expect(events.filter((name) => name === "crypto.attention.raised")).toHaveLength(1)
+  })
+})
