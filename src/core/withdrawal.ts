@@ -18,6 +18,14 @@ export interface WithdrawalRecipient {
  */
 export const UNSETTLED_WITHDRAWAL_STATUSES = ["requested", "sending", "outcome_unknown"] as const
 
+/**
+ * Whether the gateway has not proved what became of the withdrawal (unsettled, no operation known):
+ * the merchant may resolve it, and the operations that could be it are looked up for them.
+ */
+export function isUnproven(row: { status: string; operation_id: string | null }): boolean {
+  return (UNSETTLED_WITHDRAWAL_STATUSES as readonly string[]).includes(row.status) && !row.operation_id
+}
+
 /** Failed at the gateway (a 201 with `status: "error"`, spec §2.3) and not yet decided by the merchant. */
 export function isUndecidedGatewayFailure(row: { status: string; active_fingerprint: string | null }): boolean {
   return row.status === "error" && row.active_fingerprint !== null

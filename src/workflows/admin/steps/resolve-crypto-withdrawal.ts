@@ -2,7 +2,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../../core/errors"
 import { resolveCryptoProvider } from "../../../core/provider-entry"
-import { assessOperation } from "../../../core/withdrawal"
+import { assessOperation, isUnproven } from "../../../core/withdrawal"
 import { withdrawalToMatch } from "../../../core/withdrawal-search"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { settleWithOperation } from "./reconcile-crypto-withdrawal"
@@ -15,9 +15,6 @@ export type ResolveCryptoWithdrawalInput =
   | { id: string; resolution: "failed"; note: string; resolved_by: string | null }
 
 export const resolveCryptoWithdrawalStepId = "resolve-crypto-withdrawal"
-
-/** Statuses the merchant may resolve: the gateway never proved what happened. */
-const RESOLVABLE = new Set(["outcome_unknown", "requested", "sending"])
 
 /**
  * Records the merchant's resolution of an unknown outcome, with who and when:
@@ -53,7 +50,7 @@ export const resolveCryptoWithdrawalStep = createStep(resolveCryptoWithdrawalSte
     })
     return new StepResponse(updated)
   }
-  if (!RESOLVABLE.has(withdrawal.status) || withdrawal.operation_id) {
+  if (!isUnproven(withdrawal)) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       `Withdrawal ${withdrawal.id} is ${withdrawal.status.replace("_", " ")}${withdrawal.operation_id ? ` with operation ${withdrawal.operation_id}` : ""}: only an unknown outcome is resolved by hand (field: resolution)`

@@ -1,10 +1,8 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
+import { isUnproven } from "../../../../../core/withdrawal"
 import { listWithdrawalCandidates } from "../../../../../core/withdrawal-search"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
-
-/** Statuses whose outcome the gateway has not proved: the candidates are looked up for the merchant. */
-const UNPROVEN = new Set(["outcome_unknown", "requested", "sending"])
 
 /**
  * GET /admin/crypto/withdrawals/:id — one recorded withdrawal; while its outcome is unknown, with
@@ -16,6 +14,6 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   if (withdrawal === undefined) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `Withdrawal ${req.params.id} was not found`)
   }
-  const candidates = UNPROVEN.has(withdrawal.status) && !withdrawal.operation_id ? await listWithdrawalCandidates(req.scope, withdrawal) : []
+  const candidates = isUnproven(withdrawal) ? await listWithdrawalCandidates(req.scope, withdrawal) : []
   res.json({ withdrawal, candidates })
 }
