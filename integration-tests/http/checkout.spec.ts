@@ -8,7 +8,7 @@ import { GatewayClient, signCallback, type CallbackInputFields, type SignedCallb
 import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
 import { defaultSeed, type PayOptions, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
-import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows"
+import { reconcileCryptoPaymentsWorkflow, recordCryptoCallbackFailureWorkflow } from "../../src/workflows"
 import {
   CRYPTO_PROVIDER_ID,
   callbacksDeliveredAndProcessed,
@@ -239,6 +239,29 @@ medusaIntegrationTestRunner({
         await crypto.releaseCryptoInvoiceReservation({ id: reservations[2].id, base: cartId })
         const rows = await crypto.listCryptoInvoices({ cart_id: cartId })
         expect(rows.map((row) => row.id).sort()).toEqual([reservations[0].id, reservations[1].id].sort())
+      })
+
+      it("counts every failed processing of a delivery, also when several fail at the same moment", async () => {
+        const container = getContainer()
+        const crypto = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
+        const stored = await crypto.storeCryptoCallback({
+          provider_id: "pp_crypto_crypto",
+          content_hash: `failing-${Date.now()}`,
+          format: "json",
+          fields: { ipn_type: "invoice", txn_id: "INV-FAILING", status: "pending" },
+          ipn_type: "invoice",
+          txn_id: "INV-FAILING",
+          order_number: null,
+          switch_id: null,
+          status: "pending",
+        })
+        await Promise.all(
+          Array.from({ length: 6 }, (_, i) => recordCryptoCallbackFailureWorkflow(container).run({ input: { callback_id: stored.id, error: `gateway down (${i})` } }))
+        )
+        const [row] = await crypto.listCryptoCallbacks({ id: stored.id })
+        expect(row).toMatchObject({ failure_count: 6, outcome: "failed" })
+        const raised = await crypto.listCryptoAttentions({ kind: "callback_failed", subject_id: stored.id })
+        expect(raised).toHaveLength(1)
       })
 
       it("returns the order the callback placed when the storefront completes the cart afterwards", async () => {

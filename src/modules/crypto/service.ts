@@ -136,6 +136,23 @@ class CryptoModuleService extends MedusaService({
     await releaseInvoiceReservation(await lockedReservationRows(this, input.base, sharedContext), input.id)
   }
 
+  /**
+   * Counts one failed processing of a stored delivery and keeps its reason, in one statement: the
+   * subscriber's retry and the reconciliation job failing at the same moment both count. The new
+   * count, or null when there is no such delivery.
+   */
+  @InjectManager()
+  async countCryptoCallbackFailure(id: string, reason: string, @MedusaContext() sharedContext: Context = {}): Promise<number | null> {
+    const manager = sharedContext.manager as SqlEntityManager
+    const rows: Array<Record<string, unknown>> = await manager.execute(
+      `update "crypto_callback" set "failure_count" = "failure_count" + 1, "outcome" = 'failed', "last_error" = ?, "updated_at" = now() ` +
+        `where "id" = ? and "deleted_at" is null returning "failure_count"`,
+      [reason.slice(0, 1000), id]
+    )
+    const count = rows[0]?.failure_count
+    return count === undefined || count === null ? null : Number(count)
+  }
+
   /** Where a reconciliation read stopped (`crypto_sync_cursor`), or null before the first. */
   async readCryptoSyncCursor(providerId: string, name: string): Promise<string | null> {
     const [cursor] = await this.listCryptoSyncCursors({ provider_id: providerId, name }, { take: 1 })

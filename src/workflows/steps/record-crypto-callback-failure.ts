@@ -1,3 +1,4 @@
+import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { resolveCryptoModule } from "../../modules/crypto"
 import { raiseCryptoAttentions } from "./raise-crypto-attention"
@@ -16,9 +17,12 @@ export const recordCryptoCallbackFailureStep = createStep(
   recordCryptoCallbackFailureStepId,
   async (input: { callback_id: string; error: string }, { container }) => {
     const cryptoModule = resolveCryptoModule(container)
+    // One atomic count (two processes failing at once both count), then the row for its evidence.
+    const failures = await cryptoModule.countCryptoCallbackFailure(input.callback_id, input.error)
+    if (failures === null) {
+      throw new MedusaError(MedusaError.Types.NOT_FOUND, `crypto callback ${input.callback_id} was not found`)
+    }
     const callback = await cryptoModule.retrieveCryptoCallback(input.callback_id)
-    const failures = callback.failure_count + 1
-    await cryptoModule.updateCryptoCallbacks({ id: callback.id, failure_count: failures, outcome: "failed", last_error: input.error.slice(0, 1000) })
     if (failures >= CALLBACK_FAILURES_BEFORE_ATTENTION) {
       const fields = typeof callback.fields === "object" && callback.fields !== null ? (callback.fields as Record<string, unknown>) : {}
       const text = (key: string) => (typeof fields[key] === "string" ? (fields[key] as string) : null)

@@ -36,6 +36,12 @@ function world() {
   const cryptoModule = {
     retrieveCryptoCallback: async (id: string) => ({ ...callbacks.find((row) => row.id === id) }),
     updateCryptoCallbacks: async (patch: Row) => Object.assign(callbacks.find((row) => row.id === patch.id) as Row, patch),
+    countCryptoCallbackFailure: async (id: string, reason: string) => {
+      const row = callbacks.find((candidate) => candidate.id === id)
+      if (row === undefined) return null
+      Object.assign(row, { failure_count: (row.failure_count as number) + 1, outcome: "failed", last_error: reason.slice(0, 1000) })
+      return row.failure_count as number
+    },
     raiseCryptoAttention: async (input: RaiseCryptoAttentionInput) => {
       const existing = attentions.find((row) => row.kind === input.kind && row.subject_id === input.subject_id)
       if (existing !== undefined) return { attention: existing, created: false }
