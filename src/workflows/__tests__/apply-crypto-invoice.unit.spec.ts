@@ -43,15 +43,23 @@ function world(invoiceOverrides: Row = {}) {
       },
     },
     logger: { warn: (message: string) => void warnings.push(message) },
+    // Medusa's workflows as they leave Medusa: a captured payment and the order placed, ...
     capturePayment: async (sessionId, amount) => {
       moves.push(`capture ${sessionId} ${amount}`)
+      medusa.payments = [{ id: "pay_1", captured_at: new Date() }]
       medusa.orderOfCart = "order_1"
     },
+    // ... the order placed with the payment awaiting, ...
     completeCart: async (cartId) => {
       moves.push(`complete ${cartId}`)
+      medusa.payments = [{ id: "pay_1", captured_at: null }]
       medusa.orderOfCart = "order_1"
     },
-    cancelOrder: async (orderId) => void moves.push(`cancel ${orderId}`),
+    // ... the order canceled.
+    cancelOrder: async (orderId) => {
+      moves.push(`cancel ${orderId}`)
+      medusa.order = { ...medusa.order, status: "canceled" }
+    },
   }
   return { invoice, medusa, moves, warnings, deps }
 }
@@ -238,5 +246,49 @@ describe("applyCryptoInvoice", () => {
     expect(applied).toMatchObject({ outcome: "applied", session_status: "error" })
     expect(moves).toEqual([])
     expect(warnings).toEqual(["crypto invoice cart_1: the gateway reports an error; the payment stays open for a manual check"])
+  })
+})
+
+// The step has no compensation (docs/workflows.md): run twice with the same assessment, on fakes whose
+// Medusa state follows each move, the second run moves nothing.
+describe("applyCryptoInvoice run twice with the same assessment", () => {
+  it("captures once: the second run finds the payment captured and the order placed, and moves nothing", async () => {
+    const { deps, moves, invoice } = world()
+    const paid = assessment("captured", "completed", { received_amount: "0.000175" })
+    const first = await applyCryptoInvoice(paid, deps)
+    const after = { ...invoice, last_synced_at: undefined }
+    const second = await applyCryptoInvoice(paid, deps)
+    expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
+    expect(second).toEqual(first)
+    expect({ ...invoice, last_synced_at: undefined }).toEqual(after)
+  })
+
+  it("places the order on detection once: the second run finds the order and completes nothing", async () => {
+    const { deps, moves } = world()
+    const detected = assessment("pending_authorization", "pending")
+    const first = await applyCryptoInvoice(detected, deps)
+    const second = await applyCryptoInvoice(detected, deps)
+    expect(moves).toEqual(["complete cart_1"])
+    expect(second).toEqual(first)
+  })
+
+  it("cancels an order placed on detection once: the second run finds it canceled", async () => {
+    const { deps, moves, medusa } = world({ session_status: "pending_authorization", order_id: "order_1" })
+    medusa.orderOfCart = "order_1"
+    const expired = assessment("canceled", "expired")
+    const first = await applyCryptoInvoice(expired, deps)
+    const second = await applyCryptoInvoice(expired, deps)
+    expect(moves).toEqual(["cancel order_1"])
+    expect(second).toEqual(first)
+  })
+
+  it("never moves backward: the captured invoice stays captured when a stale pending is applied after it, twice", async () => {
+    const { deps, moves, invoice } = world()
+    await applyCryptoInvoice(assessment("captured", "completed"), deps)
+    const stale = assessment("pending", "pending")
+    expect((await applyCryptoInvoice(stale, deps)).outcome).toBe("ignored_backward")
+    expect((await applyCryptoInvoice(stale, deps)).outcome).toBe("ignored_backward")
+    expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
+    expect(invoice).toMatchObject({ session_status: "captured", gateway_status: "completed", order_id: "order_1" })
   })
 })
