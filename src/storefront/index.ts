@@ -27,7 +27,15 @@ export { useCopyToClipboard, type UseCopyToClipboardResult } from "./hooks/use-c
 export { useCryptoCurrencies, type UseCryptoCurrenciesOptions, type UseCryptoCurrenciesResult } from "./hooks/use-crypto-currencies.js"
 
 export { describeCoin, coinLabel, type CoinDescription } from "./lib/coins.js"
-export { buildPaymentUri, paymentUriScheme, type PaymentUriInput } from "./lib/payment-uri.js"
+export { buildPaymentUri, paymentUriScheme, toSmallestUnits, type PaymentUriInput } from "./lib/payment-uri.js"
+export {
+  walletLinkFor,
+  ETHEREUM_ERC20_TOKENS,
+  type WalletLink,
+  type DecimalAmountLink,
+  type Eip681NativeLink,
+  type Eip681TokenLink,
+} from "./lib/wallet-networks.js"
 export {
   formatCryptoAmount,
   formatFiatAmount,
