@@ -10,11 +10,14 @@
 //      start`, its own npm install on first run) and prints its URL: buy with crypto in a browser.
 // Ctrl-C stops everything. `npm run demo -- --once` does the same and exits after printing one line
 // of JSON {order_id, payment_status, ...}; it skips the storefront unless `--storefront` is passed.
+// STOREFRONT_URL=<your storefront's URL> backs your own storefront instead (docs/storefront.md, "Run
+// it"): the store's return URLs and CORS point at it, and the example storefront is not started.
 const { spawn, spawnSync } = require("child_process")
 const fs = require("fs")
 const path = require("path")
 const net = require("net")
 const { startEmbeddedPostgres } = require("./embedded-pg")
+const { demoStorefront, demoStoreEnv } = require("./lib/demo-env")
 
 const root = path.resolve(__dirname, "..")
 const demoDir = path.join(root, "demo")
@@ -161,8 +164,14 @@ async function shutdown(code, { exit = true } = {}) {
  * Starts the whole demo (database, sandbox, store) and runs the scripted checkout. Returns what a
  * caller needs to go on (the browser test drives the admin of this same store).
  */
-async function startDemo({ storefront = !once || process.argv.includes("--storefront") } = {}) {
+async function startDemo({ storefront: exampleRequested = !once || process.argv.includes("--storefront") } = {}) {
   fs.mkdirSync(stateDir, { recursive: true })
+  // Checked first: a wrong STOREFRONT_URL fails before anything starts.
+  const ownStorefront = demoStorefront(process.env, { exampleRequested, examplePort: 8000 }).own
+  if (ownStorefront) {
+    log(`STOREFRONT_URL is set: the store's return URLs and CORS point at ${process.env.STOREFRONT_URL}; the example storefront is not started`)
+  }
+  const storefront = exampleRequested && !ownStorefront
 
   log("building the plugin (medusa plugin:build)…")
   run(medusaBin(), ["plugin:build"])
@@ -181,24 +190,19 @@ async function startDemo({ storefront = !once || process.argv.includes("--storef
   const storePort = await freePort(Number(process.env.PORT || 9000))
   const backendUrl = `http://localhost:${storePort}`
   // The storefront's URL must be known before the store starts: the provider builds the gateway's
-  // return URLs from it, and the store's CORS allows it. `localhost`, not 127.0.0.1: the browser
-  // keeps the cart cookie per host.
+  // return URLs from it, and the store's CORS allows it (scripts/lib/demo-env.js).
   const storefrontPort = storefront ? await freePort(Number(process.env.STOREFRONT_PORT || 8000)) : 8000
-  const storefrontUrl = `http://localhost:${storefrontPort}`
-  const env = {
-    ...process.env,
-    NODE_ENV: "development", // serves the admin without a separate build step
-    DATABASE_URL: databaseUrl,
-    MEDUSA_BACKEND_URL: backendUrl,
-    STOREFRONT_URL: storefrontUrl,
-    STORE_CORS: storefrontUrl,
-    CRYPTO_GATEWAY_BASE_URL: sandbox.url,
-    CRYPTO_GATEWAY_API_KEY: shop.secretKey,
-    CRYPTO_GATEWAY_WHITE_LABEL: String(Boolean(shop.whiteLabel)),
-    DEMO_SEED_OUTPUT: path.join(stateDir, "seed.json"),
-    MEDUSA_DISABLE_TELEMETRY: "true",
-    LOG_LEVEL: process.env.LOG_LEVEL || "info",
-  }
+  const storefrontSettings = demoStorefront(process.env, { exampleRequested: storefront, examplePort: storefrontPort })
+  const storefrontUrl = storefrontSettings.url
+  const env = demoStoreEnv(process.env, {
+    databaseUrl,
+    backendUrl,
+    sandboxUrl: sandbox.url,
+    apiKey: shop.secretKey,
+    whiteLabel: shop.whiteLabel,
+    seedOutput: path.join(stateDir, "seed.json"),
+    storefront: storefrontSettings,
+  })
 
   // Built while nothing else runs yet (next build is the slowest step; it needs no store).
   if (storefront) {
@@ -241,11 +245,21 @@ async function startDemo({ storefront = !once || process.argv.includes("--storef
       cleanups,
     })
   }
-  return { backendUrl, storefrontUrl: storefrontInfo ? storefrontInfo.url : null, sandbox, shop, admin, seeded, result, shutdown }
+  return {
+    backendUrl,
+    storefrontUrl: storefrontInfo ? storefrontInfo.url : null,
+    ownStorefrontUrl: storefrontSettings.own ? storefrontUrl : null,
+    sandbox,
+    shop,
+    admin,
+    seeded,
+    result,
+    shutdown,
+  }
 }
 
 async function main() {
-  const { backendUrl, storefrontUrl, sandbox, shop, admin, seeded, result } = await startDemo()
+  const { backendUrl, storefrontUrl, ownStorefrontUrl, sandbox, shop, admin, seeded, result } = await startDemo()
 
   if (once) {
     process.stdout.write(`${JSON.stringify(result)}\n`)
@@ -268,6 +282,12 @@ async function main() {
       "",
       "medusa-payment-crypto demo is running",
       ...(storefrontUrl ? [`  Storefront: ${storefrontUrl}   (buy with crypto: "pay here" = white-label, "payment page" = hosted)`] : []),
+      ...(ownStorefrontUrl
+        ? [
+            `  Your storefront: ${ownStorefrontUrl}   (STOREFRONT_URL: return URLs and CORS point there; the example storefront is not started)`,
+            `    its .env.local: MEDUSA_BACKEND_URL=${backendUrl}  NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY=${seeded.publishableKey}`,
+          ]
+        : []),
       `  Admin:     ${backendUrl}/app   (login ${admin.email} / ${admin.password})`,
       `  Sandbox:   ${sandbox.url}   (shop "${shop.name}", api key ${shop.secretKey})`,
       `  Checkout:  ${result.invoice_url}`,

@@ -41,6 +41,12 @@ async function waitFor(what, probe, timeoutMs = 60000) {
   }
 }
 
+/** After the order: the storefront keeps no cart cookie, so its cart is empty ("Cart (0)", not the bought item). */
+async function expectNoCart(context) {
+  const left = (await context.cookies()).find((candidate) => candidate.name === CART_COOKIE)
+  if (left) throw new Error(`the cart cookie is still set after the order (${left.value}): the bought item stays in the cart`)
+}
+
 async function cartIdOf(context) {
   const cookie = (await context.cookies()).find((candidate) => candidate.name === CART_COOKIE)
   if (!cookie) throw new Error("the storefront set no cart cookie")
@@ -119,8 +125,8 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
     }
   }
 
-  await step("storefront: hosted flow: pay on the sandbox page, come back to a confirmed order", () =>
-    withShopper({}, async ({ page }) => {
+  await step("storefront: hosted flow: pay on the sandbox page, come back to a confirmed order and an empty cart", () =>
+    withShopper({}, async ({ context, page }) => {
       await toPaymentStep(page, sf)
       await shot(page, "payment-step")
       await choosePayment(page, HOSTED, "BTC")
@@ -136,6 +142,7 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       await toSite.click()
       await page.waitForURL(/\/order\/[^/]+\/confirmed$/, { timeout: 90000 })
       await page.getByTestId("order-confirmed").waitFor()
+      await expectNoCart(context)
       await shot(page, "order-confirmed")
     })
   )
@@ -151,6 +158,7 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       await page.goto(`${sf}/checkout/crypto/return?cart_id=${encodeURIComponent(cartId)}`)
       await page.waitForURL(new RegExp(`/order/${orderId}/confirmed$`))
       await page.getByTestId("order-confirmed").waitFor()
+      await expectNoCart(context)
     })
   )
 

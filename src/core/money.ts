@@ -154,3 +154,15 @@ export function fiatMinorUnits(currencyCode: string): number {
 export function fiatToMinorUnits(amount: Decimal.Value, currencyCode: string, rounding: "half-up" | Rounding = "half-up"): Decimal {
   return exact(amount).toDecimalPlaces(fiatMinorUnits(currencyCode), rounding === "half-up" ? Decimal.ROUND_HALF_UP : ROUNDING[rounding])
 }
+
+/**
+ * The gateway's commission a shopper pays on an invoice: its `invoice_total_sum` minus its `amount`
+ * (spec §2.1, §4.1) when that is above zero, as a decimal string in the invoice's coin; null when
+ * the shop pays it (the two are equal) or either is unknown. Kept in the session data once, so every
+ * reader shows the same figure (docs/storefront.md).
+ */
+export function shopperCommission(amount: Decimal.Value | null | undefined, total: Decimal.Value | null | undefined): string | null {
+  if (amount === null || amount === undefined || total === null || total === undefined) return null
+  const commission = exact(total).minus(exact(amount))
+  return commission.gt(0) ? commission.toFixed() : null
+}

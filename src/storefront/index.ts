@@ -27,6 +27,7 @@ export { useCopyToClipboard, type UseCopyToClipboardResult } from "./hooks/use-c
 export { useCryptoCurrencies, type UseCryptoCurrenciesOptions, type UseCryptoCurrenciesResult } from "./hooks/use-crypto-currencies.js"
 
 export { describeCoin, coinLabel, type CoinDescription } from "./lib/coins.js"
+export { isCryptoProviderId, withCryptoPaymentInfo, DEFAULT_CRYPTO_PROVIDER_ID } from "./lib/providers.js"
 export { buildPaymentUri, paymentUriScheme, toSmallestUnits, type PaymentUriInput } from "./lib/payment-uri.js"
 export {
   walletLinkFor,

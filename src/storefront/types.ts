@@ -55,8 +55,14 @@ export interface CryptoInvoiceStatus {
   /** The cart's currency and total ("EUR", "49.90"). */
   source_currency?: string | null
   source_amount?: string | null
-  /** What the invoice asks for, in the coin (white-label, live). */
+  /** What the invoice asks for, in the coin: the amount to send, the gateway's commission included. */
   amount?: string | null
+  /**
+   * The gateway's commission the shopper pays, in the coin, already included in `amount` (spec
+   * §2.1: `invoice_total_sum` − the amount before it); null when none is added or it is unknown
+   * (a hosted invoice, a store older than this field).
+   */
+  commission_amount?: string | null
   /** What is still to pay, in the coin (white-label, live; spec §2.1: `pending_amount`). */
   pending_amount?: string | null
   /** What the invoice asks for, as last synced (includes a commission the shopper pays). */
@@ -205,8 +211,10 @@ export interface CryptoPaymentState {
   currency: string | null
   address: string | null
   invoiceUrl: string | null
-  /** What the invoice asks for, in the coin. */
+  /** What the invoice asks for, in the coin: the amount to send, commission included. */
   amount: string | null
+  /** The gateway's commission included in `amount`, when one is added; else null. */
+  commissionAmount: string | null
   /** What is still to pay (underpaid; also the whole amount while `new`). */
   amountDue: string | null
   receivedAmount: string | null

@@ -27,7 +27,7 @@ import { sharedLockingWarning, type DeploymentConfig } from "../../core/deployme
 import { belowMinimum, listCurrencies, offeredCoins, type CachedCurrency } from "../../core/currency-cache"
 import { toMedusaError } from "../../core/errors"
 import { assessInvoiceChain, gatewayReadingOf, statusPolicy, usableStoredReading, type GatewayReading } from "../../core/invoice-chain"
-import { fiatToMinorUnits, sessionAmountToDecimalString } from "../../core/money"
+import { fiatToMinorUnits, sessionAmountToDecimalString, shopperCommission } from "../../core/money"
 import { isClearRefusal } from "../../core/withdrawal"
 import {
   callbackUrl,
@@ -362,6 +362,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
         currency: invoice.currency ?? null,
         amount: invoice.amount?.toFixed() ?? null,
         invoice_total_sum: invoice.invoice_total_sum?.toFixed() ?? null,
+        commission_amount: shopperCommission(invoice.amount, invoice.invoice_total_sum),
         pending_amount: invoice.pending_amount?.toFixed() ?? null,
         wallet_hash: invoice.wallet_hash ?? null,
         qr_code: invoice.qr_code ?? null,

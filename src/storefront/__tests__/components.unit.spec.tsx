@@ -210,7 +210,7 @@ describe("CryptoPaymentResult", () => {
   })
 
   it("says pending while the payment is not settled, in data-status too", () => {
-    const { container } = render(<CryptoPaymentResult status={statusWith({ status: "new" })} />)
+    const { container } = render(<CryptoPaymentResult status={statusWith({ status: "pending", pending_amount: "0" })} />)
     expect(container.querySelector(".mpc-result")?.getAttribute("data-status")).toBe("pending")
     expect(screen.getByRole("status").getAttribute("aria-live")).toBe("polite")
   })

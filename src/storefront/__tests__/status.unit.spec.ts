@@ -32,7 +32,7 @@ describe("money on an invoice the cart no longer uses", () => {
   it("a new invoice for the new total is what the cart's status follows; the earlier money is listed apart", () => {
     const state = toCryptoPaymentState(statusWith({ status: "new", txn_id: "txn_new" }, { abandoned_payments: [abandoned] }))
     expect(state).toMatchObject({ status: "new", abandonedPayments: [abandoned] })
-    expect(resolveCryptoReturn(statusWith({ status: "new" }, { abandoned_payments: [abandoned] }))).toEqual({ kind: "pending" })
+    expect(resolveCryptoReturn(statusWith({ status: "new" }, { abandoned_payments: [abandoned] }))).toEqual({ kind: "not_received" })
   })
 
   it("says in plain words what the money is and what happens next", () => {
@@ -158,9 +158,26 @@ describe("resolveCryptoReturn", () => {
     expect(resolveCryptoReturn(statusWith({ status: "pending", pending_amount: "0", session_status: "pending" }))).toEqual({ kind: "pending" })
   })
 
-  it("new, or no invoice yet, is pending", () => {
-    expect(resolveCryptoReturn(statusWith({ status: "new" }))).toEqual({ kind: "pending" })
+  it("new (nothing sent to the invoice yet) is not_received, never pending (\"being confirmed\")", () => {
+    expect(resolveCryptoReturn(statusWith({ status: "new" }))).toEqual({ kind: "not_received" })
+    expect(resolveCryptoReturn(statusWith({ status: "new", white_label: false, address: null, pending_amount: null }))).toEqual({ kind: "not_received" })
+  })
+
+  it("no invoice yet, or a status the kit does not know, is pending", () => {
     expect(resolveCryptoReturn(statusWith(null))).toEqual({ kind: "pending" })
+    expect(resolveCryptoReturn(statusWith({ status: "something new" }))).toEqual({ kind: "pending" })
+  })
+
+  it("says nothing was received yet, in every built-in language, with its own words", () => {
+    const { cryptoLabelsByLanguage } = jest.requireActual<typeof import("../index")>("../index")
+    for (const labels of Object.values(cryptoLabelsByLanguage)) {
+      expect(typeof labels.resultNotReceived).toBe("string")
+      expect(labels.resultNotReceived).not.toBe(labels.resultPending)
+      expect(typeof labels.backToInvoice).toBe("string")
+    }
+    expect(englishLabels.resultNotReceived).toBe(
+      "We have not received your payment yet. If you have sent it, this page updates by itself; otherwise go back and pay the invoice."
+    )
   })
 
   it("expired with nothing received failed as expired", () => {

@@ -21,6 +21,7 @@ export type CryptoPaymentPanelPart =
   | "row"
   | "value"
   | "copy"
+  | "commission"
   | "warning"
   | "qr"
   | "uri"
@@ -168,6 +169,11 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
               </dd>
             </div>
           </dl>
+          {amount === state.amount && state.commissionAmount !== null ? (
+            <p className={cx("mpc-panel-commission", classNames.commission)}>
+              {formatLabel(labels.commissionIncluded, { amount: formatCryptoAmount(state.commissionAmount, { locale, code }) })}
+            </p>
+          ) : null}
           {coin !== null ? <p className={cx("mpc-panel-warning", classNames.warning)}>{formatLabel(labels.sendOnly, { coin: coin.label })}</p> : null}
           <CryptoQrCode
             className={classNames.qr}

@@ -8,7 +8,7 @@ import { resolveCryptoReturn, type CryptoReturnDecision } from "../lib/return.js
 import { toCryptoPaymentState } from "../lib/status.js"
 import type { CryptoPaymentStatusResponse } from "../types.js"
 
-export type CryptoPaymentResultPart = "root" | "message" | "abandoned" | "orderLink" | "retryLink"
+export type CryptoPaymentResultPart = "root" | "message" | "abandoned" | "orderLink" | "invoiceLink" | "retryLink"
 
 export interface CryptoPaymentResultProps {
   /** The status read by the return page (server side); with `fetchStatus`, the first one. */
@@ -18,7 +18,7 @@ export interface CryptoPaymentResultProps {
   pollIntervalsMs?: readonly number[]
   /** The order page of an order id, e.g. (id) => `/de/order/${id}/confirmed`. */
   orderHref?: (orderId: string) => string
-  /** Where a failed payment goes back to (the checkout's payment step). */
+  /** Where a failed payment, or one not sent yet, goes back to (the checkout's payment step). */
   retryHref?: string
   /** Called once per decision change, e.g. to complete the cart on "complete" or redirect on "order". */
   onDecision?: (decision: CryptoReturnDecision) => void
@@ -28,7 +28,10 @@ export interface CryptoPaymentResultProps {
   classNames?: ClassNames<CryptoPaymentResultPart>
 }
 
-/** The return page: pending (polls), paid and being placed, the order (with its link), or failed. */
+/**
+ * The return page: nothing received yet (polls; links back to the invoice and the checkout), being
+ * confirmed (polls), paid and being placed, the order (with its link), or failed.
+ */
 export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
   const { status = null, fetchStatus, orderHref, retryHref, onDecision, locale, classNames = {} } = props
   const labels = resolveCryptoLabels(locale, props.labels)
@@ -59,14 +62,17 @@ export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
           ? decision.reason === "cart_changed"
             ? labels.statusCartChanged
             : labels.resultFailed
-          : labels.resultPending
+          : decision.kind === "not_received"
+            ? labels.resultNotReceived
+            : labels.resultPending
+  const state = toCryptoPaymentState(response)
 
   return (
     <section className={cx("mpc-result", classNames.root)} data-status={decision.kind} data-reason={decision.kind === "failed" ? decision.reason : undefined}>
       <p className={cx("mpc-result-message", classNames.message)} role="status" aria-live="polite" aria-atomic="true">
         {message}
       </p>
-      {toCryptoPaymentState(response).abandonedPayments.map((payment) => (
+      {state.abandonedPayments.map((payment) => (
         <p key={payment.order_number} className={cx("mpc-result-abandoned", classNames.abandoned)} data-order-number={payment.order_number}>
           {abandonedPaymentText(payment, labels, locale)}
         </p>
@@ -76,7 +82,12 @@ export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
           {labels.viewOrder}
         </a>
       ) : null}
-      {decision.kind === "failed" && retryHref ? (
+      {decision.kind === "not_received" && state.invoiceUrl !== null && /^https?:\/\//i.test(state.invoiceUrl) ? (
+        <a className={cx("mpc-result-invoice-link", classNames.invoiceLink)} href={state.invoiceUrl}>
+          {labels.backToInvoice}
+        </a>
+      ) : null}
+      {(decision.kind === "failed" || decision.kind === "not_received") && retryHref ? (
         <a className={cx("mpc-result-retry-link", classNames.retryLink)} href={retryHref}>
           {labels.tryAgain}
         </a>

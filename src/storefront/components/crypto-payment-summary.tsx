@@ -6,7 +6,7 @@ import { describeCoin } from "../lib/coins.js"
 import { formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
 import { readCryptoPaymentData } from "../lib/payment-data.js"
 
-export type CryptoPaymentSummaryPart = "root" | "title" | "list" | "row" | "transactions"
+export type CryptoPaymentSummaryPart = "root" | "title" | "list" | "row" | "commission" | "transactions"
 
 export interface CryptoPaymentSummaryProps {
   /** The order payment's `data` (or a payment-status invoice); read by `readCryptoPaymentData`. */
@@ -18,7 +18,10 @@ export interface CryptoPaymentSummaryProps {
   classNames?: ClassNames<CryptoPaymentSummaryPart>
 }
 
-/** The order page's crypto payment: coin and network, amount, what was received, transaction links. */
+/**
+ * The order page's crypto payment: coin and network, the amount sent for (commission included, and
+ * said so when the gateway added one), what was received, transaction links.
+ */
 export function CryptoPaymentSummary(props: CryptoPaymentSummaryProps) {
   const { data, headingLevel = 3, locale, classNames = {} } = props
   const labels = resolveCryptoLabels(locale, props.labels)
@@ -50,6 +53,11 @@ export function CryptoPaymentSummary(props: CryptoPaymentSummaryProps) {
           </div>
         ) : null}
       </dl>
+      {payment.amount !== null && payment.commissionAmount !== null ? (
+        <p className={cx("mpc-summary-commission", classNames.commission)}>
+          {formatLabel(labels.commissionIncluded, { amount: formatCryptoAmount(payment.commissionAmount, { locale, code }) })}
+        </p>
+      ) : null}
       {payment.txUrls.length > 0 ? (
         <div className={cx("mpc-summary-transactions", classNames.transactions)}>
           <p>{labels.transactions}</p>

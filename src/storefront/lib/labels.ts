@@ -13,7 +13,10 @@ export interface CryptoLabels {
   coinUnavailable: string
   payButton: string
   redirecting: string
+  /** The amount to send, commission included. */
   amount: string
+  /** Said beside the amount when the gateway adds its commission to it: `{amount}` (the commission, with its coin). */
+  commissionIncluded: string
   address: string
   network: string
   copy: string
@@ -49,7 +52,12 @@ export interface CryptoLabels {
   /** No coin for a zero total. */
   noCoinsZeroTotal: string
   support: string
+  /** The return page while money is seen and not yet confirmed (or nothing is known yet). */
   resultPending: string
+  /** The return page for an open invoice nothing was sent to yet. */
+  resultNotReceived: string
+  /** The link back to the gateway's invoice page from the return page. */
+  backToInvoice: string
   resultComplete: string
   resultOrder: string
   viewOrder: string
@@ -68,6 +76,7 @@ export const englishLabels: CryptoLabels = {
   payButton: "Pay with crypto",
   redirecting: "Opening the payment page…",
   amount: "Amount",
+  commissionIncluded: "Includes the gateway's commission of {amount}.",
   address: "Address",
   network: "Network",
   copy: "Copy",
@@ -101,6 +110,8 @@ export const englishLabels: CryptoLabels = {
   noCoinsZeroTotal: "Nothing to pay in crypto: the total is zero.",
   support: "Need help? Contact {contact}",
   resultPending: "Your payment is being confirmed. This page updates by itself.",
+  resultNotReceived: "We have not received your payment yet. If you have sent it, this page updates by itself; otherwise go back and pay the invoice.",
+  backToInvoice: "Go back to the invoice",
   resultComplete: "Payment received. Your order is being placed…",
   resultOrder: "Thank you! Your order has been placed.",
   viewOrder: "View your order",
@@ -119,6 +130,7 @@ export const germanLabels: CryptoLabels = {
   payButton: "Mit Krypto bezahlen",
   redirecting: "Zahlungsseite wird geöffnet…",
   amount: "Betrag",
+  commissionIncluded: "Enthält die Gebühr des Zahlungsanbieters von {amount}.",
   address: "Adresse",
   network: "Netzwerk",
   copy: "Kopieren",
@@ -152,6 +164,9 @@ export const germanLabels: CryptoLabels = {
   noCoinsZeroTotal: "Nichts mit Krypto zu zahlen: Der Betrag ist null.",
   support: "Hilfe? Kontakt: {contact}",
   resultPending: "Ihre Zahlung wird bestätigt. Diese Seite aktualisiert sich selbst.",
+  resultNotReceived:
+    "Wir haben Ihre Zahlung noch nicht erhalten. Wenn Sie sie gesendet haben, aktualisiert sich diese Seite selbst; sonst gehen Sie zurück und bezahlen Sie die Rechnung.",
+  backToInvoice: "Zurück zur Rechnung",
   resultComplete: "Zahlung erhalten. Ihre Bestellung wird angelegt…",
   resultOrder: "Vielen Dank! Ihre Bestellung wurde aufgegeben.",
   viewOrder: "Bestellung ansehen",

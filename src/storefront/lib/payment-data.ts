@@ -1,11 +1,13 @@
-import { isDecimalString } from "./amount.js"
+import { isDecimalString, isPositiveDecimal } from "./amount.js"
 
 /** What an order page shows about a crypto payment. */
 export interface CryptoPaymentSummaryData {
   psysCid: string | null
   currency: string | null
-  /** What the invoice asked for, in the coin. */
+  /** What the shopper was asked to send, in the coin: the invoice's total, the gateway's commission included. */
   amount: string | null
+  /** The gateway's commission the shopper pays, included in `amount`; null when none was added (the shop pays it, or unknown). */
+  commissionAmount: string | null
   /** What was received, in the coin. */
   receivedAmount: string | null
   txnId: string | null
@@ -27,20 +29,29 @@ const decimal = (record: Record<string, unknown>, ...keys: string[]): string | n
 
 /**
  * Reads a crypto payment from what an order page has: the `data` of the order's payment (the
- * provider's session data: `psys_cid`, `currency`, `amount`, `received_amount`, `txn_id`, ...) or
- * an invoice of the payment-status route. Unknown or malformed fields become `null`, never a guess;
- * a number where an amount belongs is dropped (a float is not an amount).
+ * provider's session data: `psys_cid`, `currency`, `amount`, `invoice_total_sum`, `received_amount`,
+ * `txn_id`, ...) or an invoice of the payment-status route. Unknown or malformed fields become
+ * `null`, never a guess; a number where an amount belongs is dropped (a float is not an amount).
+ *
+ * One amount: what the shopper sends. In the session data `amount` is the invoice before the
+ * commission a shopper-paid commission adds and `invoice_total_sum` the total to send (spec §2.1,
+ * §4.1); the status route's `amount` is already that total. So the total comes first, and the
+ * commission (`commission_amount`, kept by the store) is shown beside it, never a second "amount".
  */
 export function readCryptoPaymentData(data: unknown): CryptoPaymentSummaryData {
   const record = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {}
   const urls = record.tx_urls
+  const total = decimal(record, "invoice_total_sum", "expected_amount", "amount")
   return {
     psysCid: text(record, "psys_cid"),
     currency: text(record, "currency"),
-    amount: decimal(record, "amount", "invoice_total_sum", "expected_amount"),
+    amount: total,
+    commissionAmount: positive(decimal(record, "commission_amount")),
     receivedAmount: decimal(record, "received_amount"),
     txnId: text(record, "active_txn_id") ?? text(record, "txn_id"),
     invoiceUrl: text(record, "invoice_url"),
     txUrls: Array.isArray(urls) ? urls.filter((url): url is string => typeof url === "string" && /^https?:\/\//i.test(url)) : [],
   }
 }
+
+const positive = (value: string | null): string | null => (value !== null && isPositiveDecimal(value) ? value : null)

@@ -7,7 +7,10 @@ import { toCryptoPaymentState } from "./status.js"
  * query (`?status=success`, a gateway flag) is never trusted: a shopper can type it.
  * - `order`: an order exists (the callback placed it, or an earlier return): show it.
  * - `complete`: paid (or authorized) and no order yet: complete the cart (`sdk.store.cart.complete`).
- * - `pending`: not settled yet: show a waiting page that polls.
+ * - `not_received`: the invoice is open and nothing was sent to it yet (`shopper_status` `new`): say
+ *   so, not "being confirmed", keep polling (money on its way shows up), and offer the way back to
+ *   the invoice or the checkout.
+ * - `pending`: money seen and not settled yet, or nothing known yet: show a waiting page that polls.
  * - `failed`: the invoice expired, was canceled or failed, or the cart changed since it was made
  *   (`cart_changed`: money sent to that invoice is returned by the store, never completes the cart):
  *   back to checkout for a new invoice.
@@ -15,6 +18,7 @@ import { toCryptoPaymentState } from "./status.js"
 export type CryptoReturnDecision =
   | { kind: "order"; orderId: string }
   | { kind: "complete" }
+  | { kind: "not_received" }
   | { kind: "pending" }
   | { kind: "failed"; reason: CryptoFailureReason }
 
@@ -42,6 +46,9 @@ export function resolveCryptoReturn(status: CryptoPaymentStatusResponse): Crypto
       return { kind: "failed", reason: "error" }
     case "cart_changed":
       return { kind: "failed", reason: "cart_changed" }
+    case "new":
+      // Nothing sent to the invoice yet (a session the store already authorized still completes).
+      return isAuthorized(status) ? { kind: "complete" } : { kind: "not_received" }
     default:
       // No current invoice: nothing of this cart is paid (money on an earlier invoice never is).
       if (status.invoice === null) {
@@ -49,9 +56,10 @@ export function resolveCryptoReturn(status: CryptoPaymentStatusResponse): Crypto
       }
       // Detected with the store placing orders on detection: the session is authorized, so the
       // cart can be completed now.
-      if (AUTHORIZED_SESSION.has(status.invoice?.session_status ?? "") || AUTHORIZED_COLLECTION.has(status.payment_collection_status ?? "")) {
-        return { kind: "complete" }
-      }
-      return { kind: "pending" }
+      return isAuthorized(status) ? { kind: "complete" } : { kind: "pending" }
   }
+}
+
+function isAuthorized(status: CryptoPaymentStatusResponse): boolean {
+  return AUTHORIZED_SESSION.has(status.invoice?.session_status ?? "") || AUTHORIZED_COLLECTION.has(status.payment_collection_status ?? "")
 }

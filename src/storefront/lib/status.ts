@@ -1,5 +1,5 @@
 import type { CryptoAbandonedPayment, CryptoInvoicePaymentStatus, CryptoPaymentState, CryptoPaymentStatus, CryptoPaymentStatusResponse } from "../types.js"
-import { isDecimalString } from "./amount.js"
+import { isDecimalString, isPositiveDecimal } from "./amount.js"
 
 /** The statuses no later poll can change. */
 export const FINAL_CRYPTO_STATUSES: readonly CryptoPaymentStatus[] = ["paid", "overpaid", "expired", "canceled", "error", "cart_changed"]
@@ -22,6 +22,7 @@ export function toCryptoPaymentState(response: CryptoPaymentStatusResponse | nul
   const invoice = response?.invoice ?? null
   const amount = decimalOrNull(invoice?.amount) ?? decimalOrNull(invoice?.expected_amount)
   const pendingAmount = decimalOrNull(invoice?.pending_amount)
+  const commission = invoice?.commission_amount
   const status = statusOf(response)
   const amountDue =
     status === "underpaid" || status === "new" || status === "detected" ? pendingAmount ?? (status === "new" ? amount : null) : null
@@ -34,6 +35,7 @@ export function toCryptoPaymentState(response: CryptoPaymentStatusResponse | nul
     address: invoice?.address ?? null,
     invoiceUrl: invoice?.invoice_url ?? null,
     amount,
+    commissionAmount: isPositiveDecimal(commission) ? commission : null,
     amountDue,
     receivedAmount: decimalOrNull(invoice?.received_amount),
     overpaidAmount: decimalOrNull(invoice?.overpaid_amount),

@@ -1,12 +1,7 @@
+import { DEFAULT_CRYPTO_PROVIDER_ID, isCryptoProviderId } from "../lib/providers.js"
 import { storeRequest, type StoreConnection } from "./store-client.js"
 
-/** The provider id Medusa registers for the plugin's default entry (`id: "crypto"` in medusa-config). */
-export const DEFAULT_CRYPTO_PROVIDER_ID = "pp_crypto_crypto"
-
-/** True for the plugin's payment providers (`pp_crypto_<entry id>`). */
-export function isCryptoProviderId(providerId: string | null | undefined): boolean {
-  return typeof providerId === "string" && providerId.startsWith("pp_crypto_")
-}
+export { DEFAULT_CRYPTO_PROVIDER_ID, isCryptoProviderId }
 
 /** The part of a store cart the helper reads (a js-sdk `StoreCart` fits). */
 export interface CryptoSessionCart {

@@ -79,6 +79,7 @@ const AMOUNT_FIELDS = [
   "received_amount",
   "overpaid_amount",
   "refund_due_amount",
+  "commission_amount",
 ] as const
 
 function fail(path: string, field: string, expected: string): never {

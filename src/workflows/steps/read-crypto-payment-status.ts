@@ -41,6 +41,13 @@ export interface StoreCryptoPaymentInvoice {
   source_amount: string
   /** What the invoice asks for, commission included. */
   amount: string | null
+  /**
+   * The gateway's commission the shopper pays, included in `amount` (spec §2.1: `invoice_total_sum`
+   * minus the invoice's `amount` when the client pays it, kept in the session data by the provider),
+   * so a storefront can say so beside the one amount it shows (docs/storefront.md). Null when none is
+   * added or the session does not tell (hosted).
+   */
+  commission_amount: string | null
   /** @deprecated the same as `amount`; kept for storefronts written against 0.1. */
   expected_amount: string | null
   /** What is still to pay (white-label). */
@@ -282,6 +289,7 @@ async function invoiceFields(cryptoModule: CryptoModuleService, invoice: Invoice
     source_amount: invoice.source_amount,
     amount: invoice.expected_amount,
     expected_amount: invoice.expected_amount,
+    commission_amount: sameInvoice ? text(sessionData.commission_amount) : null,
     pending_amount: whiteLabel ? (invoice.session_status === "captured" ? "0" : text(fields.pending_amount) ?? (sameInvoice ? text(sessionData.pending_amount) : null)) : null,
     received_amount: invoice.received_amount,
     overpaid_amount: invoice.overpaid_amount,

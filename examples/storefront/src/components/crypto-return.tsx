@@ -8,7 +8,7 @@ export function CryptoReturn(props: { cartId: string }) {
   return (
     <CryptoPaymentResult
       fetchStatus={() => getCryptoStatus(props.cartId)}
-      orderHref={(orderId) => `/order/${orderId}/confirmed`}
+      orderHref={() => `/checkout/crypto/order?cart_id=${encodeURIComponent(props.cartId)}`}
       retryHref="/checkout?step=payment"
       onDecision={(decision) => {
         if (decision.kind === "complete" || decision.kind === "order") {

@@ -204,7 +204,15 @@ describe("CryptoPaymentProviderService.initiatePayment", () => {
   it("adds the address and coin amount to the session data for a white-label shop", async () => {
     const { provider } = setup({ whiteLabel: true })
     const result = await initiate(provider)
-    expect(result.data).toMatchObject({ wallet_hash: "bc1qaddress", amount: "0.000175", psys_cid: "BTC" })
+    expect(result.data).toMatchObject({ wallet_hash: "bc1qaddress", amount: "0.000175", psys_cid: "BTC", commission_amount: null })
+  })
+
+  it("keeps the commission a shopper pays on a white-label invoice (invoice_total_sum − amount) in the session data, exactly", async () => {
+    const { provider, gateway } = setup({ whiteLabel: true })
+    const create = gateway.invoices.create
+    gateway.invoices.create = async (params) => ({ ...(await create(params)), amount: new Decimal("1.11023351"), invoice_total_sum: new Decimal("1.12133585") })
+    const result = await initiate(provider)
+    expect(result.data).toMatchObject({ amount: "1.11023351", invoice_total_sum: "1.12133585", commission_amount: "0.01110234" })
   })
 
   it("uses the invoice lifetime the merchant saved in the admin over the medusa-config option", async () => {

@@ -73,7 +73,9 @@ export async function renewCryptoInvoice(): Promise<CryptoPaymentStatusResponse>
 
 /**
  * After the payment: what the store's payment status says decides, never the URL. An order that
- * exists (the callback placed it) is shown; a paid cart without one is completed here.
+ * exists (the callback placed it) is shown; a paid cart without one is completed here. Every way to
+ * the order page removes the cart cookie first. Runs in a server action or a route handler only
+ * (a page cannot change cookies).
  */
 export async function finishCryptoCheckout(cartId: string): Promise<void> {
   const status = await getCryptoStatus(cartId)

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic"
  * Where the gateway's page sends the shopper back (the plugin's default successPath and failPath:
  * /checkout/crypto/return?cart_id=…). The gateway's own query flags are ignored: the store's payment
  * status decides. An order that exists (the callback placed it, perhaps long before the shopper came
- * back) is shown at once.
+ * back) is shown at once, through /checkout/crypto/order, which removes the cart cookie first.
  */
 export default async function CryptoReturnPage({ searchParams }: { searchParams: Promise<{ cart_id?: string }> }) {
   const cartId = (await searchParams).cart_id
@@ -25,9 +25,9 @@ export default async function CryptoReturnPage({ searchParams }: { searchParams:
       </>
     )
   }
-  const decision = resolveCryptoReturn(status)
-  if (decision.kind === "order") {
-    redirect(`/order/${decision.orderId}/confirmed`)
+  if (resolveCryptoReturn(status).kind === "order") {
+    // This page cannot remove the cart cookie (Next 15): the route does, then shows the order.
+    redirect(`/checkout/crypto/order?cart_id=${encodeURIComponent(cartId)}`)
   }
   return (
     <>

@@ -1,0 +1,58 @@
+import fs from "fs"
+import path from "path"
+
+/**
+ * docs/storefront.md and examples/storefront (which follows it): every path that ends on the order
+ * page removes the cart cookie first, or the bought item stays in the cart ("Cart (1)" after the
+ * order). Next 15 lets a Server Component page read cookies but not change them, so such a page
+ * never redirects to the order page itself: a route handler or a server action does, after
+ * removing the cookie.
+ */
+const root = path.resolve(__dirname, "../../..")
+const guide = fs.readFileSync(path.join(root, "docs/storefront.md"), "utf8")
+const guideBlocks = [...guide.matchAll(/```(?:ts|tsx)\n([\s\S]*?)```/g)].map((match, index) => ({ name: `docs/storefront.md block ${index + 1}`, text: match[1] ?? "" }))
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    return entry.isDirectory() ? sourceFiles(full) : /\.tsx?$/.test(entry.name) ? [full] : []
+  })
+}
+const exampleFiles = sourceFiles(path.join(root, "examples/storefront/src")).map((file) => ({
+  name: path.relative(root, file),
+  text: fs.readFileSync(file, "utf8"),
+}))
+
+const ORDER_REDIRECT = /\bredirect\(\s*`[^`]*\/order\//
+const isServerComponentPage = (text: string): boolean =>
+  /export default async function/.test(text) && !/^"use (server|client)"/m.test(text) && !/export async function (GET|POST)\b/.test(text)
+
+/** The order-page redirects of a source that do not follow `await removeCartId()` (or an `await clear…Cart…(` helper that calls it). */
+function redirectsKeepingTheCart(text: string): string[] {
+  const lines = text.split("\n")
+  return lines.flatMap((line, index) => {
+    if (!ORDER_REDIRECT.test(line)) return []
+    const before = lines.slice(Math.max(0, index - 4), index).join("\n")
+    const cleared = /await removeCartId\(\)/.test(before) || (/await clear\w*Cart\w*\(/.test(before) && /await removeCartId\(\)/.test(text))
+    return cleared ? [] : [line.trim()]
+  })
+}
+
+describe.each([
+  ["docs/storefront.md", guideBlocks],
+  ["examples/storefront", exampleFiles],
+])("%s: the cart cookie goes before the order page", (_, sources) => {
+  it("has order-page redirects to check", () => {
+    expect(sources.some((source) => ORDER_REDIRECT.test(source.text))).toBe(true)
+  })
+
+  it("no Server Component page redirects to the order page (it cannot remove the cookie)", () => {
+    const offenders = sources.filter((source) => isServerComponentPage(source.text) && ORDER_REDIRECT.test(source.text)).map((source) => source.name)
+    expect(offenders).toEqual([])
+  })
+
+  it("every redirect to the order page follows await removeCartId()", () => {
+    const offenders = sources.flatMap((source) => redirectsKeepingTheCart(source.text).map((line) => `${source.name}: ${line}`))
+    expect(offenders).toEqual([])
+  })
+})
