@@ -40,6 +40,7 @@ export {
 export {
   formatCryptoAmount,
   formatFiatAmount,
+  formatFiatAmountWithCode,
   isDecimalString,
   toPlainDecimal,
   compareDecimal,
@@ -47,7 +48,7 @@ export {
 } from "./lib/amount.js"
 export { toCryptoPaymentState, isFinalCryptoStatus, FINAL_CRYPTO_STATUSES } from "./lib/status.js"
 export { resolveCryptoReturn, type CryptoReturnDecision, type CryptoFailureReason } from "./lib/return.js"
-export { readCryptoPaymentData, type CryptoPaymentSummaryData } from "./lib/payment-data.js"
+export { readCryptoPaymentData, cryptoPaymentProgress, type CryptoPaymentSummaryData, type CryptoPaymentProgress } from "./lib/payment-data.js"
 export {
   resolveCryptoLabels,
   formatLabel,

@@ -55,6 +55,12 @@ export interface CryptoInvoiceStatus {
   /** The cart's currency and total ("EUR", "49.90"). */
   source_currency?: string | null
   source_amount?: string | null
+  /**
+   * Price of one coin in `source_currency` when the invoice was made, e.g. "76.47" (spec §2.1
+   * `source_rate`); null for a hosted invoice, after a coin switch, or from a store older than it.
+   * The kit shows it as "Rate 1 LTC = 76.47 EUR" and never derives one from rounded figures.
+   */
+  source_rate?: string | null
   /** What the invoice asks for, in the coin: the amount to send, the gateway's commission included. */
   amount?: string | null
   /**
@@ -71,6 +77,8 @@ export interface CryptoInvoiceStatus {
   received_amount?: string | null
   /** Received beyond what was asked (the merchant refunds it or keeps it as credit). */
   overpaid_amount?: string | null
+  /** The shortfall of a payment the store accepted within its underpaid tolerance, in the coin: nothing more is due. */
+  underpaid_amount?: string | null
   /** Received on an invoice that failed and must go back to the shopper. */
   refund_due_amount?: string | null
   /** Payment address (white-label, live). */
@@ -215,6 +223,11 @@ export interface CryptoPaymentState {
   amount: string | null
   /** The gateway's commission included in `amount`, when one is added; else null. */
   commissionAmount: string | null
+  /** The order total the invoice was made for, in `sourceCurrency` (the cart's currency). */
+  sourceAmount: string | null
+  sourceCurrency: string | null
+  /** Price of one coin in `sourceCurrency` at the invoice's creation (spec §2.1 `source_rate`); null when not known. */
+  sourceRate: string | null
   /** What is still to pay (underpaid; also the whole amount while `new`). */
   amountDue: string | null
   receivedAmount: string | null

@@ -363,6 +363,9 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
         amount: invoice.amount?.toFixed() ?? null,
         invoice_total_sum: invoice.invoice_total_sum?.toFixed() ?? null,
         commission_amount: shopperCommission(invoice.amount, invoice.invoice_total_sum),
+        // Fiat per coin at creation (spec §2.1 `source_rate`), as the gateway's decimal string: the
+        // storefront's "1 LTC = 76.47 EUR" line (docs/storefront.md); null when absent or not above zero.
+        source_rate: invoice.source_rate !== undefined && invoice.source_rate !== null && invoice.source_rate.gt(0) ? invoice.source_rate.toFixed() : null,
         pending_amount: invoice.pending_amount?.toFixed() ?? null,
         wallet_hash: invoice.wallet_hash ?? null,
         qr_code: invoice.qr_code ?? null,

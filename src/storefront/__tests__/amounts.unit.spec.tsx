@@ -36,7 +36,7 @@ describe("one amount for one order: the amount to send, commission included", ()
   it("the order page shows 1.12133585 LTC as the amount, the same as received, and says the commission is included", () => {
     const { container } = render(<CryptoPaymentSummary data={session} locale="en-US" />)
     expect(container.querySelector(".mpc-summary-amount dd")?.textContent).toBe("1.12133585 LTC")
-    expect(container.querySelector(".mpc-summary-received dd")?.textContent).toBe("1.12133585 LTC")
+    expect(container.querySelector(".mpc-summary-paid-text")?.textContent).toBe("Paid 1.12133585 of 1.12133585 LTC")
     expect(container.textContent).not.toContain("1.11023351")
     expect(screen.getByText("Includes the gateway's commission of 0.01110234 LTC.")).toBeTruthy()
   })
@@ -53,11 +53,11 @@ describe("one amount for one order: the amount to send, commission included", ()
     expect(() => parsePaymentStatus(statusWith({ commission_amount: 0.01 as unknown as string }))).toThrow(/invoice\.commission_amount/)
   })
 
-  it("the payment panel asks for 1.12133585 LTC and says the commission is included", () => {
+  it("the payment panel asks for 1.12133585 LTC and lists the commission under it", () => {
     const status = statusWith({ psys_cid: "LTC", currency: "LTC", amount: "1.12133585", pending_amount: "1.12133585", commission_amount: "0.01110234" })
     const { container } = render(<CryptoPaymentPanel status={status} locale="en-US" />)
     expect(container.querySelector(".mpc-panel-amount .mpc-panel-value")?.textContent).toBe("1.12133585 LTC")
-    expect(screen.getByText("Includes the gateway's commission of 0.01110234 LTC.")).toBeTruthy()
+    expect(container.querySelector(".mpc-panel-breakdown-commission")?.textContent).toBe("Gateway commission0.01110234 LTC")
   })
 
   it("the order page shows the status route's invoice the same way (no second figure)", () => {

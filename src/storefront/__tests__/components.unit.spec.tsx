@@ -253,7 +253,8 @@ describe("CryptoPaymentSummary", () => {
     )
     expect(screen.getByRole("heading", { name: "Crypto payment" })).toBeTruthy()
     expect(screen.getByText("USDT · Tron (TRC-20)")).toBeTruthy()
-    expect(screen.getAllByText("49.900000 USDT")).toHaveLength(2)
+    expect(screen.getByText("49.900000 USDT")).toBeTruthy()
+    expect(screen.getByText("Paid 49.900000 of 49.900000 USDT")).toBeTruthy()
     expect(screen.getByRole("link", { name: "Transaction 1" }).getAttribute("href")).toBe("https://tronscan.org/#/transaction/abc")
   })
 

@@ -4,13 +4,13 @@ import { useEffect, useState, type ReactNode } from "react"
 import { useCopyToClipboard } from "../hooks/use-copy-to-clipboard.js"
 import { useCountdown } from "../hooks/use-countdown.js"
 import { useCryptoPaymentStatus, type CryptoPaymentCallback } from "../hooks/use-crypto-payment-status.js"
-import { formatCryptoAmount } from "../lib/amount.js"
+import { formatCryptoAmount, formatFiatAmountWithCode } from "../lib/amount.js"
 import { cx, type ClassNames } from "../lib/class-names.js"
 import { describeCoin } from "../lib/coins.js"
 import { abandonedPaymentText, cryptoStatusText, formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
 import { buildPaymentUri } from "../lib/payment-uri.js"
 import { toCryptoPaymentState } from "../lib/status.js"
-import type { CryptoPaymentStatusResponse } from "../types.js"
+import type { CryptoPaymentState, CryptoPaymentStatusResponse } from "../types.js"
 import { CopyButton } from "./copy-button.js"
 import { CryptoQrCode } from "./crypto-qr-code.js"
 
@@ -22,6 +22,7 @@ export type CryptoPaymentPanelPart =
   | "value"
   | "copy"
   | "commission"
+  | "breakdown"
   | "warning"
   | "qr"
   | "uri"
@@ -65,7 +66,9 @@ export interface CryptoPaymentPanelProps {
 const OPEN_STATUSES = new Set(["new", "detected", "underpaid"])
 
 /**
- * White-label payment view: amount and address (each with a copy button), the network, a QR code
+ * White-label payment view: amount and address (each with a copy button), the amount explained
+ * under it (order total in the cart's currency, the invoice's rate when the store knows it, the
+ * gateway's commission when one is added: docs/storefront.md), the network, a QR code
  * and a wallet link where the coin has a payment URI, a countdown, then what happens: payment
  * detected with confirmations n/m, part paid with the amount still due, paid, overpaid, expired
  * with a "new invoice" action. Every state is said in words inside one `aria-live="polite"`
@@ -100,6 +103,8 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
   const showDetails = OPEN_STATUSES.has(state.status) && state.address !== null
   const uri = showDetails && state.psysCid !== null && state.address !== null ? buildPaymentUri({ psysCid: state.psysCid, address: state.address, amount }) : null
   const shownAmount = amount !== null ? formatCryptoAmount(amount, { locale, code }) : null
+  // The breakdown explains the whole amount, so it goes with it, not with a remainder still due.
+  const breakdown = amount !== null && amount === state.amount ? amountBreakdown(state, code, labels, locale) : []
   const failed = state.status === "expired" || state.status === "canceled" || state.status === "error" || state.status === "cart_changed"
 
   const renew = async (): Promise<void> => {
@@ -150,6 +155,16 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
                     {shownAmount}
                   </span>
                   <CopyButton text={amount} copyKey="amount" label={labels.copyAmount} clipboard={clipboard} labels={labels} className={classNames.copy} />
+                  {breakdown.length > 0 ? (
+                    <dl className={cx("mpc-panel-breakdown", classNames.breakdown)} aria-label={labels.breakdown}>
+                      {breakdown.map((line) => (
+                        <div key={line.key} className={cx("mpc-panel-breakdown-row", `mpc-panel-breakdown-${line.key}`, line.key === "commission" ? classNames.commission : undefined)}>
+                          <dt>{line.term}</dt>
+                          <dd>{line.value}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  ) : null}
                 </dd>
               </div>
             ) : null}
@@ -169,11 +184,6 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
               </dd>
             </div>
           </dl>
-          {amount === state.amount && state.commissionAmount !== null ? (
-            <p className={cx("mpc-panel-commission", classNames.commission)}>
-              {formatLabel(labels.commissionIncluded, { amount: formatCryptoAmount(state.commissionAmount, { locale, code }) })}
-            </p>
-          ) : null}
           {coin !== null ? <p className={cx("mpc-panel-warning", classNames.warning)}>{formatLabel(labels.sendOnly, { coin: coin.label })}</p> : null}
           <CryptoQrCode
             className={classNames.qr}
@@ -212,6 +222,33 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
       {children}
     </section>
   )
+}
+
+interface BreakdownLine {
+  key: "total" | "rate" | "commission"
+  term: string
+  value: string
+}
+
+/**
+ * The lines under the amount: "Order total 84.90 EUR", "Rate 1 LTC = 76.47 EUR", "Gateway
+ * commission 0.01110234 LTC". Each only when its figures are known: the rate is the invoice's own
+ * (spec §2.1 `source_rate`), never derived from the order total and the rounded coin amount, so
+ * without it there is no rate line; the commission only when the gateway adds one to the amount.
+ */
+function amountBreakdown(state: CryptoPaymentState, code: string, labels: CryptoLabels, locale: string | undefined): BreakdownLine[] {
+  const lines: BreakdownLine[] = []
+  const fiat = state.sourceCurrency
+  if (fiat !== null && state.sourceAmount !== null) {
+    lines.push({ key: "total", term: labels.orderTotal, value: formatFiatAmountWithCode(state.sourceAmount, fiat, locale) })
+  }
+  if (fiat !== null && state.sourceRate !== null && code !== "") {
+    lines.push({ key: "rate", term: labels.rate, value: formatLabel(labels.rateValue, { coin: code, rate: formatFiatAmountWithCode(state.sourceRate, fiat, locale) }) })
+  }
+  if (state.commissionAmount !== null) {
+    lines.push({ key: "commission", term: labels.gatewayCommission, value: formatCryptoAmount(state.commissionAmount, { locale, code }) })
+  }
+  return lines
 }
 
 function supportLine(support: CryptoSupportContact, labels: CryptoLabels): ReactNode {

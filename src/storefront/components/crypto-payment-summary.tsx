@@ -4,9 +4,9 @@ import { formatCryptoAmount } from "../lib/amount.js"
 import { cx, type ClassNames } from "../lib/class-names.js"
 import { describeCoin } from "../lib/coins.js"
 import { formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
-import { readCryptoPaymentData } from "../lib/payment-data.js"
+import { cryptoPaymentProgress, readCryptoPaymentData, type CryptoPaymentProgress } from "../lib/payment-data.js"
 
-export type CryptoPaymentSummaryPart = "root" | "title" | "list" | "row" | "commission" | "transactions"
+export type CryptoPaymentSummaryPart = "root" | "title" | "list" | "row" | "paid" | "commission" | "transactions"
 
 export interface CryptoPaymentSummaryProps {
   /** The order payment's `data` (or a payment-status invoice); read by `readCryptoPaymentData`. */
@@ -19,8 +19,9 @@ export interface CryptoPaymentSummaryProps {
 }
 
 /**
- * The order page's crypto payment: coin and network, the amount sent for (commission included, and
- * said so when the gateway added one), what was received, transaction links.
+ * The order page's crypto payment: coin and network, the amount to send (commission included, and
+ * said so when the gateway added one), "Paid X of Y" in that coin (X received, Y the amount), what is
+ * still due, a shortfall the store accepted or what was sent beyond the amount, transaction links.
  */
 export function CryptoPaymentSummary(props: CryptoPaymentSummaryProps) {
   const { data, headingLevel = 3, locale, classNames = {} } = props
@@ -29,6 +30,7 @@ export function CryptoPaymentSummary(props: CryptoPaymentSummaryProps) {
   const coin = payment.psysCid !== null ? describeCoin(payment.psysCid, payment.currency) : null
   const code = coin?.code ?? payment.currency ?? undefined
   const Heading = `h${headingLevel}` as const
+  const progress = cryptoPaymentProgress(payment)
 
   return (
     <section className={cx("mpc-summary", classNames.root)} data-psys-cid={payment.psysCid ?? undefined}>
@@ -46,17 +48,19 @@ export function CryptoPaymentSummary(props: CryptoPaymentSummaryProps) {
             <dd>{formatCryptoAmount(payment.amount, { locale, code })}</dd>
           </div>
         ) : null}
-        {payment.receivedAmount !== null ? (
-          <div className={cx("mpc-summary-row", "mpc-summary-received", classNames.row)}>
-            <dt>{labels.received}</dt>
-            <dd>{formatCryptoAmount(payment.receivedAmount, { locale, code })}</dd>
-          </div>
-        ) : null}
       </dl>
       {payment.amount !== null && payment.commissionAmount !== null ? (
         <p className={cx("mpc-summary-commission", classNames.commission)}>
           {formatLabel(labels.commissionIncluded, { amount: formatCryptoAmount(payment.commissionAmount, { locale, code }) })}
         </p>
+      ) : null}
+      {progress !== null ? (
+        <div className={cx("mpc-summary-paid", classNames.paid)} data-progress={progress.kind}>
+          <p className="mpc-summary-paid-text" data-received={progress.received} data-amount={progress.amount}>
+            {formatLabel(labels.paidOf, { received: formatCryptoAmount(progress.received, { locale }), amount: formatCryptoAmount(progress.amount, { locale, code }) })}
+          </p>
+          {progressNote(progress, labels, locale, code)}
+        </div>
       ) : null}
       {payment.txUrls.length > 0 ? (
         <div className={cx("mpc-summary-transactions", classNames.transactions)}>
@@ -74,4 +78,18 @@ export function CryptoPaymentSummary(props: CryptoPaymentSummaryProps) {
       ) : null}
     </section>
   )
+}
+
+/** What the difference between received and the amount means, in words (nothing when they match). */
+function progressNote(progress: CryptoPaymentProgress, labels: CryptoLabels, locale: string | undefined, code: string | undefined) {
+  switch (progress.kind) {
+    case "paid":
+      return null
+    case "underpaid":
+      return <p className="mpc-summary-due">{formatLabel(labels.amountDue, { amount: formatCryptoAmount(progress.due, { locale, code }) })}</p>
+    case "short_accepted":
+      return <p className="mpc-summary-shortfall">{formatLabel(labels.shortfallAccepted, { amount: formatCryptoAmount(progress.shortfall, { locale, code }) })}</p>
+    case "overpaid":
+      return <p className="mpc-summary-overpaid">{formatLabel(labels.overpaidNote, { amount: formatCryptoAmount(progress.excess, { locale, code }) })}</p>
+  }
 }

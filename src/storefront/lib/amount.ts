@@ -120,3 +120,15 @@ export function formatFiatAmount(amount: string, currencyCode: string, locale?: 
     .join("")
   return negative ? `-${text}` : text
 }
+
+/**
+ * "84.9", "EUR" → "84.90 EUR" (en) or "84,90 EUR" (de): the number padded to the currency's usual
+ * fraction digits, then its ISO code, so a fiat figure beside coin figures ("1.12133585 LTC") reads
+ * the same way. Digits beyond the usual ones are kept ("76.4704 EUR"), never rounded away.
+ */
+export function formatFiatAmountWithCode(amount: string, currencyCode: string, locale?: string): string {
+  const code = currencyCode.trim().toUpperCase()
+  const currencyFormat = numberFormat(locale, { style: "currency", currency: code })
+  const usualDigits = currencyFormat.resolvedOptions().style === "currency" ? currencyFormat.resolvedOptions().maximumFractionDigits ?? 2 : 0
+  return formatCryptoAmount(amount, { locale, code, minimumFractionDigits: usualDigits })
+}

@@ -15,8 +15,18 @@ export interface CryptoLabels {
   redirecting: string
   /** The amount to send, commission included. */
   amount: string
-  /** Said beside the amount when the gateway adds its commission to it: `{amount}` (the commission, with its coin). */
+  /** The order page, beside the amount when the gateway adds its commission to it: `{amount}` (the commission, with its coin). The panel lists it as `gatewayCommission`. */
   commissionIncluded: string
+  /** Accessible name of the panel's breakdown under the amount (order total, rate, commission). */
+  breakdown: string
+  /** Breakdown term: the order total in the cart's currency ("84.90 EUR"). */
+  orderTotal: string
+  /** Breakdown term: the invoice's rate. */
+  rate: string
+  /** The rate: `{coin}` (the coin's code), `{rate}` (the price of one coin, with its fiat code). */
+  rateValue: string
+  /** Breakdown term: the gateway's commission added to the amount (with its coin). */
+  gatewayCommission: string
   address: string
   network: string
   copy: string
@@ -65,7 +75,12 @@ export interface CryptoLabels {
   tryAgain: string
   summaryTitle: string
   coin: string
+  /** "Received" as a term, for a custom layout; the kit's order page says `paidOf` instead. */
   received: string
+  /** The order page: `{received}` of `{amount}` (the amount to send, commission included; with its coin). */
+  paidOf: string
+  /** The order page, when the store accepted less than the amount: `{amount}` (the shortfall, with its coin). */
+  shortfallAccepted: string
   transactions: string
   transaction: string
 }
@@ -77,6 +92,11 @@ export const englishLabels: CryptoLabels = {
   redirecting: "Opening the payment page…",
   amount: "Amount",
   commissionIncluded: "Includes the gateway's commission of {amount}.",
+  breakdown: "How the amount is made up",
+  orderTotal: "Order total",
+  rate: "Rate",
+  rateValue: "1 {coin} = {rate}",
+  gatewayCommission: "Gateway commission",
   address: "Address",
   network: "Network",
   copy: "Copy",
@@ -120,6 +140,8 @@ export const englishLabels: CryptoLabels = {
   summaryTitle: "Crypto payment",
   coin: "Coin",
   received: "Received",
+  paidOf: "Paid {received} of {amount}",
+  shortfallAccepted: "{amount} less than the amount due; the store accepted the payment.",
   transactions: "Transactions",
   transaction: "Transaction {n}",
 }
@@ -131,6 +153,11 @@ export const germanLabels: CryptoLabels = {
   redirecting: "Zahlungsseite wird geöffnet…",
   amount: "Betrag",
   commissionIncluded: "Enthält die Gebühr des Zahlungsanbieters von {amount}.",
+  breakdown: "Zusammensetzung des Betrags",
+  orderTotal: "Bestellsumme",
+  rate: "Kurs",
+  rateValue: "1 {coin} = {rate}",
+  gatewayCommission: "Gebühr des Zahlungsanbieters",
   address: "Adresse",
   network: "Netzwerk",
   copy: "Kopieren",
@@ -175,6 +202,8 @@ export const germanLabels: CryptoLabels = {
   summaryTitle: "Krypto-Zahlung",
   coin: "Kryptowährung",
   received: "Erhalten",
+  paidOf: "Bezahlt: {received} von {amount}",
+  shortfallAccepted: "{amount} weniger als fällig; der Shop hat die Zahlung angenommen.",
   transactions: "Transaktionen",
   transaction: "Transaktion {n}",
 }

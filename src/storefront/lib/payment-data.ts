@@ -1,4 +1,5 @@
-import { isDecimalString, isPositiveDecimal } from "./amount.js"
+import { Decimal } from "decimal.js"
+import { compareDecimal, isDecimalString, isPositiveDecimal, toPlainDecimal } from "./amount.js"
 
 /** What an order page shows about a crypto payment. */
 export interface CryptoPaymentSummaryData {
@@ -10,6 +11,10 @@ export interface CryptoPaymentSummaryData {
   commissionAmount: string | null
   /** What was received, in the coin. */
   receivedAmount: string | null
+  /** Received beyond `amount`, in the coin, as the store recorded it. */
+  overpaidAmount: string | null
+  /** The shortfall the store accepted within its underpaid tolerance, in the coin (status route only): nothing more is due. */
+  underpaidAmount: string | null
   txnId: string | null
   invoiceUrl: string | null
   txUrls: string[]
@@ -48,6 +53,8 @@ export function readCryptoPaymentData(data: unknown): CryptoPaymentSummaryData {
     amount: total,
     commissionAmount: positive(decimal(record, "commission_amount")),
     receivedAmount: decimal(record, "received_amount"),
+    overpaidAmount: positive(decimal(record, "overpaid_amount")),
+    underpaidAmount: positive(decimal(record, "underpaid_amount")),
     txnId: text(record, "active_txn_id") ?? text(record, "txn_id"),
     invoiceUrl: text(record, "invoice_url"),
     txUrls: Array.isArray(urls) ? urls.filter((url): url is string => typeof url === "string" && /^https?:\/\//i.test(url)) : [],
@@ -55,3 +62,36 @@ export function readCryptoPaymentData(data: unknown): CryptoPaymentSummaryData {
 }
 
 const positive = (value: string | null): string | null => (value !== null && isPositiveDecimal(value) ? value : null)
+
+/**
+ * "Paid X of Y", in one coin: `received` (X) of `amount` (Y, the amount to send, commission
+ * included), and what the difference means.
+ * - `paid`: X equals Y.
+ * - `underpaid`: X below Y; `due` is Y − X (exact), still to pay.
+ * - `short_accepted`: X below Y and the store accepted the shortfall within its underpaid tolerance
+ *   (`underpaid_amount`, status route): `shortfall` is it, nothing more is due.
+ * - `overpaid`: X above Y; `excess` is the store's `overpaid_amount`, else X − Y (exact).
+ * Null when either figure is unknown: nothing is guessed.
+ */
+export type CryptoPaymentProgress =
+  | { kind: "paid"; received: string; amount: string }
+  | { kind: "underpaid"; received: string; amount: string; due: string }
+  | { kind: "short_accepted"; received: string; amount: string; shortfall: string }
+  | { kind: "overpaid"; received: string; amount: string; excess: string }
+
+/** decimal.js rounds to 20 significant digits by default; 200 keep any difference of two amounts exact. */
+const ExactDecimal = Decimal.clone({ precision: 200 })
+
+export function cryptoPaymentProgress(payment: CryptoPaymentSummaryData): CryptoPaymentProgress | null {
+  const { amount, receivedAmount: received } = payment
+  if (amount === null || received === null) return null
+  const order = compareDecimal(received, amount)
+  if (order === 0) return { kind: "paid", received, amount }
+  const difference = new ExactDecimal(toPlainDecimal(amount)).minus(new ExactDecimal(toPlainDecimal(received))).abs().toFixed()
+  if (order < 0) {
+    return payment.underpaidAmount !== null
+      ? { kind: "short_accepted", received, amount, shortfall: payment.underpaidAmount }
+      : { kind: "underpaid", received, amount, due: difference }
+  }
+  return { kind: "overpaid", received, amount, excess: payment.overpaidAmount ?? difference }
+}

@@ -80,6 +80,9 @@ const AMOUNT_FIELDS = [
   "overpaid_amount",
   "refund_due_amount",
   "commission_amount",
+  "underpaid_amount",
+  // Not an amount, but a decimal string all the same: fiat per coin (spec §2.1).
+  "source_rate",
 ] as const
 
 function fail(path: string, field: string, expected: string): never {

@@ -2,6 +2,7 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { accountOfInvoices, invoiceAccount, type InvoiceAccount } from "../../core/account"
 import { exact } from "../../core/money"
+import { isDecimalString } from "../../gateway/core/money"
 import { GatewayStatus, knownStatusOf, shopperStatusOf, type KnownStatus, type ShopperPaymentStatus } from "../../core/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
@@ -39,6 +40,13 @@ export interface StoreCryptoPaymentInvoice {
   network: string | null
   source_currency: string
   source_amount: string
+  /**
+   * Price of one coin in `source_currency` when the invoice was made (spec §2.1 `source_rate`: "rate
+   * from psys_cid to source_currency"), kept in the session data by the provider; a decimal string
+   * such as "76.47". Null for a hosted invoice, after a coin switch, and for a session older than it:
+   * a storefront then omits the rate rather than derive one from rounded figures (docs/storefront.md).
+   */
+  source_rate: string | null
   /** What the invoice asks for, commission included. */
   amount: string | null
   /**
@@ -146,6 +154,12 @@ export function networkOf(psysCid: string | null): string | null {
   if (psysCid === null) return null
   const cut = psysCid.lastIndexOf("_")
   return cut > 0 && cut < psysCid.length - 1 ? psysCid.slice(cut + 1) : psysCid
+}
+
+/** The rate the session data keeps (`source_rate`, spec §2.1): a plain decimal string above zero, else null. */
+export function sessionSourceRate(sessionData: Record<string, unknown>): string | null {
+  const rate = sessionData.source_rate
+  return typeof rate === "string" && isDecimalString(rate) && exact(rate).gt(0) ? rate : null
 }
 
 export const readCryptoPaymentStatusStepId = "read-crypto-payment-status"
@@ -287,6 +301,8 @@ async function invoiceFields(cryptoModule: CryptoModuleService, invoice: Invoice
     network: networkOf(psysCid),
     source_currency: invoice.source_currency,
     source_amount: invoice.source_amount,
+    // The session describes the first invoice only: after a coin switch its rate is another coin's.
+    source_rate: sameInvoice ? sessionSourceRate(sessionData) : null,
     amount: invoice.expected_amount,
     expected_amount: invoice.expected_amount,
     commission_amount: sameInvoice ? text(sessionData.commission_amount) : null,

@@ -215,6 +215,21 @@ describe("CryptoPaymentProviderService.initiatePayment", () => {
     expect(result.data).toMatchObject({ amount: "1.11023351", invoice_total_sum: "1.12133585", commission_amount: "0.01110234" })
   })
 
+  it("keeps the invoice's rate (spec §2.1 source_rate, fiat per coin) in the white-label session data as the exact decimal string", async () => {
+    const { provider, gateway } = setup({ whiteLabel: true })
+    const create = gateway.invoices.create
+    gateway.invoices.create = async (params) => ({ ...(await create(params)), source_currency: "EUR", source_rate: new Decimal("76.470412345678901234567") })
+    const result = await initiate(provider)
+    expect(result.data?.source_rate).toBe("76.470412345678901234567")
+    expect(typeof result.data?.source_rate).toBe("string")
+  })
+
+  it("has a null rate in the session data when the gateway's answer gives none (the storefront shows no rate line)", async () => {
+    const { provider } = setup({ whiteLabel: true })
+    const result = await initiate(provider)
+    expect(result.data).toMatchObject({ source_rate: null })
+  })
+
   it("uses the invoice lifetime the merchant saved in the admin over the medusa-config option", async () => {
     const { provider, store, gateway } = setup()
     store.settings.push({ id: "cset_1", provider_id: PROVIDER_ID, invoice_lifetime_minutes: 15 })

@@ -1,5 +1,5 @@
 import { assertCartInSalesChannels, CART_NOT_FOUND_MESSAGE } from "../find-cart-crypto-invoice"
-import { networkOf } from "../read-crypto-payment-status"
+import { networkOf, sessionSourceRate } from "../read-crypto-payment-status"
 import { isCryptoInvoiceStale, PAYMENT_STATUS_STALE_AFTER_MS } from "../refresh-stale-crypto-invoice"
 
 const now = new Date("2026-11-24T12:00:00.000Z")
@@ -55,5 +55,19 @@ describe("assertCartInSalesChannels", () => {
   it("answers Not found for a cart without a sales channel, and for a key without any", () => {
     expect(() => assertCartInSalesChannels({ sales_channel_id: null }, ["sc_web"])).toThrow(CART_NOT_FOUND_MESSAGE)
     expect(() => assertCartInSalesChannels({ sales_channel_id: "sc_web" }, [])).toThrow(CART_NOT_FOUND_MESSAGE)
+  })
+})
+
+describe("sessionSourceRate (the status route's invoice.source_rate)", () => {
+  it("passes the rate the provider kept in the session data through as the same string", () => {
+    expect(sessionSourceRate({ source_rate: "76.470412345678901234567" })).toBe("76.470412345678901234567")
+  })
+
+  it("is null for a session without one (hosted, or made before the field) and for anything not a positive decimal string", () => {
+    expect(sessionSourceRate({})).toBeNull()
+    expect(sessionSourceRate({ source_rate: null })).toBeNull()
+    expect(sessionSourceRate({ source_rate: 76.47 })).toBeNull()
+    expect(sessionSourceRate({ source_rate: "76,47" })).toBeNull()
+    expect(sessionSourceRate({ source_rate: "0" })).toBeNull()
   })
 })
