@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The packed plugin in a fresh Medusa store on the OLDEST and the NEWEST Medusa the package declares
 // it supports, as a merchant installs it (README "Install"):
-//   - oldest: the floor of the `@medusajs/medusa` peer range in package.json (">=2.20.0 <3" → 2.20.0),
+//   - oldest: the floor of the `@medusajs/medusa` peer range in package.json (">=2.17.2 <3" → 2.17.2),
 //     so the range and what CI proves cannot drift apart;
 //   - newest: what the registry's `latest` tag says at run time (the day a new 2.x ships, CI tries it;
 //     a `latest` outside the peer range fails here, telling us to decide the range).
@@ -11,7 +11,8 @@
 // `npm install` with NO --legacy-peer-deps (a peer conflict fails here); `medusa db:migrate`; the seed
 // and an admin user; `medusa start`; one checkout with crypto through the store API (the demo's
 // scripted checkout, scripts/demo-checkout.js), paid through the bundled sandbox (started from the
-// installed package) whose signed callback places and captures the order. One counted check per
+// installed package): first seen unconfirmed, whose signed callback places the order (the default
+// `orderOnDetection`), then confirmed, whose callback captures its payment. One counted check per
 // version. Then the package's types in that same store (scripts/check-package-types.js), one more
 // counted check per version.
 // Every wait is bounded; the whole run stops at MEDUSA_VERSIONS_LIMIT_MINUTES (default 25); every
@@ -380,6 +381,8 @@ async function checkVersion({ version }, tarball, pg, index) {
         sandbox: { control: sandbox.control, apiKey: shop.secretKey },
         admin: ADMIN,
         log: (line) => log(`${version}: ${line}`),
+        // The plugin's default path: the order placed when the payment is seen, captured when confirmed.
+        detectionFirst: true,
       }),
       180000,
       "the checkout"
@@ -442,7 +445,7 @@ async function main() {
   stops.push(() => pg.stop())
 
   for (const [index, entry] of versions.entries()) {
-    const name = `Medusa ${entry.version} (${entry.tag}): install the packed plugin, migrate, one crypto checkout paid through the sandbox`
+    const name = `Medusa ${entry.version} (${entry.tag}): install the packed plugin, migrate, one crypto checkout through the sandbox: order placed on detection, captured on confirmation`
     let store = null
     if (!entry.inRange) {
       report(false, name, `${entry.version} is outside the peer range ${pkg.peerDependencies["@medusajs/medusa"]}: decide the range (docs/releasing.md)`)

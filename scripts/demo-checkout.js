@@ -40,8 +40,14 @@ async function waitFor(what, probe, timeoutMs) {
   }
 }
 
+/**
+ * One crypto checkout through the store API, paid through the sandbox. With `detectionFirst`, the
+ * shopper's payment is first seen unconfirmed (the order is placed on detection, the plugin's default
+ * `orderOnDetection`), then confirmed (the order's payment captured): the path that needs Medusa's
+ * `pending_authorization` handling of an order placed before its payment.
+ */
 async function runCheckout(opts) {
-  const { backendUrl, publishableKey, regionId, variantId, shippingOptionId, sandbox, admin, log } = opts
+  const { backendUrl, publishableKey, regionId, variantId, shippingOptionId, sandbox, admin, log, detectionFirst = false } = opts
   const store = new Medusa({ baseUrl: backendUrl, publishableKey })
 
   log("storefront: creating a cart, adding a product, address and shipping…")
@@ -59,8 +65,14 @@ async function runCheckout(opts) {
   const invoice = session.data
   log(`gateway invoice ${invoice.txn_id} for ${cart.total} ${cart.currency_code.toUpperCase()}: ${invoice.invoice_url}`)
 
-  log("shopper: paying the invoice in full (sandbox)…")
-  await sandboxControlOf(sandbox).pay(invoice.txn_id)
+  const control = sandboxControlOf(sandbox)
+  if (detectionFirst) {
+    log("shopper: paying the invoice in full, not yet confirmed (sandbox)…")
+    await control.pay(invoice.txn_id, { confirmations: 0 })
+  } else {
+    log("shopper: paying the invoice in full (sandbox)…")
+    await control.pay(invoice.txn_id)
+  }
 
   // The signed callback places the order; a storefront that comes back also completes the cart, and
   // both give the same order.
@@ -82,9 +94,24 @@ async function runCheckout(opts) {
 
   const adminSdk = new Medusa({ baseUrl: backendUrl, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } })
   await adminSdk.auth.login("user", "emailpass", { email: admin.email, password: admin.password })
-  const { order } = await adminSdk.admin.order.retrieve(orderId, {
-    fields: "id,display_id,status,payment_status,total,currency_code",
-  })
+  const retrieve = async () =>
+    (await adminSdk.admin.order.retrieve(orderId, { fields: "id,display_id,status,payment_status,total,currency_code" })).order
+  let order = await retrieve()
+  if (detectionFirst) {
+    log(`order #${order.display_id} placed on detection (payment ${order.payment_status}); the confirmations arrive (sandbox)…`)
+    await control.confirm(invoice.txn_id)
+    order = await waitFor(
+      "the order's payment to be captured once the payment is confirmed",
+      async () => {
+        const current = await retrieve()
+        return current.payment_status === "captured" ? current : null
+      },
+      60000
+    ).catch(async (error) => {
+      const current = await retrieve()
+      throw new Error(`${error.message} (order #${current.display_id} payment ${current.payment_status})`)
+    })
+  }
   return {
     order_id: order.id,
     display_id: order.display_id,
