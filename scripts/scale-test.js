@@ -30,6 +30,9 @@ const {
   poll,
   percentile,
   tail,
+  redisTarget,
+  redisClient,
+  cleanRedis,
 } = require("./lib/store-cluster")
 
 // 10 minutes on an idle 2-core machine; SCALE_LIMIT_MINUTES raises it on a machine shared with other work.
@@ -46,38 +49,6 @@ function log(message) {
 function check(name, ok, detail) {
   checks.push({ name, ok: Boolean(ok), detail: detail || "" })
   process.stdout.write(`${ok ? "PASS" : "FAIL"} ${name}${detail ? ` — ${detail}` : ""}\n`)
-}
-
-function redisTarget() {
-  const url = new URL(process.env.REDIS_URL || "redis://127.0.0.1:6379")
-  if (url.pathname === "" || url.pathname === "/") {
-    url.pathname = `/${process.env.SCALE_REDIS_DB || "13"}`
-  }
-  const prefix = `mpc-scale-${process.pid}-${Date.now().toString(36)}-` // BullMQ queue names may not hold ":"
-  return { url: url.toString(), prefix }
-}
-
-function redisClient(url) {
-  const Redis = require(require.resolve("ioredis", { paths: [path.dirname(require.resolve("@medusajs/event-bus-redis/package.json"))] }))
-  return new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false })
-}
-
-/** Deletes this run's keys (queues, locks, cache) from the Redis DB the run used. */
-async function cleanRedis(redis) {
-  const client = redisClient(redis.url)
-  try {
-    await client.connect()
-    let cursor = "0"
-    do {
-      const [next, keys] = await client.scan(cursor, "MATCH", `*${redis.prefix}*`, "COUNT", 1000)
-      cursor = next
-      if (keys.length > 0) {
-        await client.del(...keys)
-      }
-    } while (cursor !== "0")
-  } finally {
-    client.disconnect()
-  }
 }
 
 /** Replays a caught delivery to a store instance, as the gateway would send it. */
@@ -249,7 +220,7 @@ async function scenarioC(cluster, [serverA, serverB], worker, carts) {
 }
 
 async function main() {
-  const redis = redisTarget()
+  const redis = redisTarget({ db: process.env.SCALE_REDIS_DB || 13, tag: "mpc-scale" })
   const probe = redisClient(redis.url)
   try {
     await probe.connect()

@@ -155,11 +155,16 @@ async function startCallbackCatcher() {
   }
 }
 
-/** One Medusa process of the demo store. */
-function startMedusa({ name, port, env, logDir }) {
+/**
+ * One Medusa process of the demo store. With `cpus` ("0", "1", "0-1"), it runs under
+ * `taskset -c <cpus>` (util-linux), which execs `medusa start`: the process and everything it forks
+ * stay on those cores, and its pid is still the process group's.
+ */
+function startMedusa({ name, port, env, logDir, cpus = null }) {
   const logFile = path.join(logDir, `${name}.log`)
   const out = fs.openSync(logFile, "w")
-  const child = spawn(medusaBin, ["start"], {
+  const [command, args] = cpus === null ? [medusaBin, ["start"]] : ["taskset", ["-c", String(cpus), medusaBin, "start"]]
+  const child = spawn(command, args, {
     cwd: demoDir,
     env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", out, out],
@@ -170,6 +175,7 @@ function startMedusa({ name, port, env, logDir }) {
     name,
     url: `http://127.0.0.1:${port}`,
     port,
+    cpus,
     child,
     logFile,
     exited: false,
@@ -315,14 +321,17 @@ async function prepareStore(opts) {
       catcher,
       seeded,
       baseEnv,
-      /** Starts a Medusa process; `mode` is "shared", "server" or "worker". */
-      async startInstance(name, mode, extraEnv = {}) {
+      /**
+       * Starts a Medusa process; `mode` is "shared", "server" or "worker"; `cpus` pins it to cores
+       * with taskset (see startMedusa).
+       */
+      async startInstance(name, mode, extraEnv = {}, { cpus = null } = {}) {
         const port = await freePort()
         const env = { ...baseEnv, ...extraEnv }
         if (mode !== "shared") {
           env.MEDUSA_WORKER_MODE = mode
         }
-        const instance = startMedusa({ name, port, env, logDir: stateDir })
+        const instance = startMedusa({ name, port, env, logDir: stateDir, cpus })
         cluster.instances.push(instance)
         return instance
       },
@@ -463,6 +472,75 @@ function median(values) {
   return percentile(values, 50)
 }
 
+/** CPU seconds (user + system) used so far by every process of a process group (Linux /proc). */
+function groupCpuSeconds(pgid) {
+  const ticksPerSecond = 100 // USER_HZ, 100 on every Linux architecture Node runs on
+  let ticks = 0
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) {
+      continue
+    }
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      if (Number(fields[2]) === pgid) {
+        ticks += Number(fields[11]) + Number(fields[12])
+      }
+    } catch {
+      // the process ended
+    }
+  }
+  return ticks / ticksPerSecond
+}
+
+/**
+ * A Redis DB and a key prefix of this run's own on the machine's Redis (REDIS_URL, default
+ * redis://127.0.0.1:6379; the DB is REDIS_URL's if it names one, else `db`), for prepareStore's
+ * `redis` option. BullMQ queue names may not hold ":", hence the dashes.
+ */
+function redisTarget({ db = 13, tag = "mpc" } = {}) {
+  const url = new URL(process.env.REDIS_URL || "redis://127.0.0.1:6379")
+  if (url.pathname === "" || url.pathname === "/") {
+    url.pathname = `/${db}`
+  }
+  return { url: url.toString(), prefix: `${tag}-${process.pid}-${Date.now().toString(36)}-` }
+}
+
+/** An ioredis client (the one Medusa's Redis modules use), not connected yet. */
+function redisClient(url) {
+  const Redis = require(require.resolve("ioredis", { paths: [path.dirname(require.resolve("@medusajs/event-bus-redis/package.json"))] }))
+  return new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+}
+
+/** Throws unless Redis answers PING at `redis.url`. */
+async function pingRedis(redis) {
+  const client = redisClient(redis.url)
+  try {
+    await client.connect()
+    await client.ping()
+  } finally {
+    client.disconnect()
+  }
+}
+
+/** Deletes a run's keys (queues, locks, cache: every key holding `redis.prefix`) from its Redis DB. */
+async function cleanRedis(redis) {
+  const client = redisClient(redis.url)
+  try {
+    await client.connect()
+    let cursor = "0"
+    do {
+      const [next, keys] = await client.scan(cursor, "MATCH", `*${redis.prefix}*`, "COUNT", 1000)
+      cursor = next
+      if (keys.length > 0) {
+        await client.del(...keys)
+      }
+    } while (cursor !== "0")
+  } finally {
+    client.disconnect()
+  }
+}
+
 module.exports = {
   root,
   demoDir,
@@ -479,4 +557,9 @@ module.exports = {
   percentile,
   median,
   tail,
+  groupCpuSeconds,
+  redisTarget,
+  redisClient,
+  pingRedis,
+  cleanRedis,
 }
