@@ -1,7 +1,7 @@
 /**
  * The admin API's answers as the UI reads them (amounts are decimal strings, never numbers). The
  * answers the server declares come from its type-only module src/api/admin/crypto/types.ts
- * (`import type`, erased from the browser bundle; issue 16, item 7); the rest are declared here.
+ * (`import type`, erased from the browser bundle); the rest are declared here.
  */
 import type {
   AdminCryptoExchange as RecordedExchange,

@@ -13,7 +13,7 @@ const storeAndKitAgree: Same<ShopperPaymentStatus, CryptoInvoicePaymentStatus> =
 /**
  * The gateway's statuses (spec §3) are declared once, in src/gateway/types/common.ts, and every map
  * over them is a `Record<KnownStatus, …>`: a status added to the declaration must fail the build in
- * each of those maps until it is handled (issue 16, item 1). This compiles the files that map
+ * each of those maps until it is handled. This compiles the files that map
  * statuses with the TypeScript compiler, once as they are and once with a status added to the
  * declaration in memory (the file on disk is never written).
  */

@@ -1,9 +1,8 @@
 /**
  * The admin API's answers, as types only: what the admin UI (src/admin) reads, derived from the
  * server's own declarations so a change on the server changes what the UI compiles against
- * (issue 16, item 7). This module holds `import type` and type declarations only: the admin bundle
- * imports it with `import type`, which TypeScript erases, so no server code reaches the browser
- * (docs/architecture.md#admin).
+ * (docs/architecture.md#admin). This module holds `import type` and type declarations only: the admin bundle
+ * imports it with `import type`, which TypeScript erases, so no server code reaches the browser.
  */
 import type { InferTypeOf } from "@medusajs/framework/types"
 import type { InvoiceAccount } from "../../../core/account"

@@ -4,7 +4,7 @@ import ts from "typescript"
 
 /**
  * The admin UI reads the admin API's answers as the types src/api/admin/crypto/types.ts derives from
- * the server's declarations (issue 16, item 7). The admin is bundled for the browser
+ * the server's declarations. The admin is bundled for the browser
  * (docs/architecture.md#admin), so that module must vanish when compiled, and every admin import of
  * it must be `import type`: otherwise the bundle would pull the server code behind it.
  */
