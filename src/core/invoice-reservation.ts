@@ -1,5 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { planOrderNumber, type ExistingInvoice } from "./order-number"
+import { orderNumberPlan, type ExistingInvoice } from "./order-number"
 
 /**
  * Reserving a gateway `order_number` for a payment session before the gateway is asked
@@ -76,7 +76,7 @@ export function reservationLockKey(base: string): string {
  */
 export async function reserveInvoiceRow(rows: ReservationRows, input: ReserveInvoiceInput): Promise<InvoiceReservation> {
   const existing = await rows.list(input.cart_id !== null ? { cart_id: input.cart_id } : { payment_collection_id: input.payment_collection_id })
-  const plan = planOrderNumber(input.base, existing, input.source_amount, input.source_currency, input.psys_cid)
+  const plan = orderNumberPlan(input.base, existing, input.source_amount, input.source_currency, input.psys_cid)
   if (plan.kind === "reuse") {
     const reused = existing.find((invoice) => invoice.order_number === plan.invoice.order_number)
     if (reused === undefined) {

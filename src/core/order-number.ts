@@ -48,7 +48,7 @@ function closedAtGateway(gatewayStatus: string | null | undefined): boolean {
  * Deterministic: the same history and amount always give the same answer, so a retry after a
  * timeout asks the gateway for the same invoice.
  */
-export function planOrderNumber(
+export function orderNumberPlan(
   base: string,
   existing: readonly ExistingInvoice[],
   sourceAmount: string,

@@ -1,4 +1,4 @@
-import { planOrderNumber, type ExistingInvoice } from "../order-number"
+import { orderNumberPlan, type ExistingInvoice } from "../order-number"
 
 const invoice = (overrides: Partial<ExistingInvoice>): ExistingInvoice => ({
   order_number: "cart_1",
@@ -9,49 +9,49 @@ const invoice = (overrides: Partial<ExistingInvoice>): ExistingInvoice => ({
   ...overrides,
 })
 
-describe("planOrderNumber", () => {
+describe("orderNumberPlan", () => {
   it("uses the cart id for the first invoice", () => {
-    expect(planOrderNumber("cart_1", [], "10.5", "eur")).toEqual({ kind: "new", orderNumber: "cart_1", attempt: 1 })
+    expect(orderNumberPlan("cart_1", [], "10.5", "eur")).toEqual({ kind: "new", orderNumber: "cart_1", attempt: 1 })
   })
 
   it("reuses the invoice of an equal amount written differently", () => {
     const existing = invoice({ source_amount: "10.50" })
-    expect(planOrderNumber("cart_1", [existing], "10.5", "EUR")).toEqual({ kind: "reuse", invoice: existing })
+    expect(orderNumberPlan("cart_1", [existing], "10.5", "EUR")).toEqual({ kind: "reuse", invoice: existing })
   })
 
   it("gives a different amount the next deterministic number", () => {
-    expect(planOrderNumber("cart_1", [invoice({})], "11", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-2", attempt: 2 })
+    expect(orderNumberPlan("cart_1", [invoice({})], "11", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-2", attempt: 2 })
   })
 
   it("gives a different currency a new number", () => {
-    expect(planOrderNumber("cart_1", [invoice({})], "10.5", "USD")).toMatchObject({ kind: "new", orderNumber: "cart_1-2" })
+    expect(orderNumberPlan("cart_1", [invoice({})], "10.5", "USD")).toMatchObject({ kind: "new", orderNumber: "cart_1-2" })
   })
 
   it("counts past every earlier attempt", () => {
     const existing = [invoice({}), invoice({ order_number: "cart_1-2", attempt: 2, source_amount: "12" })]
-    expect(planOrderNumber("cart_1", existing, "13", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-3", attempt: 3 })
+    expect(orderNumberPlan("cart_1", existing, "13", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-3", attempt: 3 })
   })
 
   it("gives another coin a new number, so a storefront's changed coin gets a new invoice", () => {
-    expect(planOrderNumber("cart_1", [invoice({ psys_cid: "BTC" })], "10.5", "EUR", "LTC")).toEqual({ kind: "new", orderNumber: "cart_1-2", attempt: 2 })
+    expect(orderNumberPlan("cart_1", [invoice({ psys_cid: "BTC" })], "10.5", "EUR", "LTC")).toEqual({ kind: "new", orderNumber: "cart_1-2", attempt: 2 })
   })
 
   it("reuses the invoice of the same coin", () => {
     const existing = invoice({ psys_cid: "BTC" })
-    expect(planOrderNumber("cart_1", [existing], "10.5", "EUR", "BTC")).toEqual({ kind: "reuse", invoice: existing })
+    expect(orderNumberPlan("cart_1", [existing], "10.5", "EUR", "BTC")).toEqual({ kind: "reuse", invoice: existing })
   })
 
   it("reuses a reserved invoice whose creation never answered, whatever the coin", () => {
     const existing = invoice({ psys_cid: null })
-    expect(planOrderNumber("cart_1", [existing], "10.5", "EUR", "LTC")).toEqual({ kind: "reuse", invoice: existing })
+    expect(orderNumberPlan("cart_1", [existing], "10.5", "EUR", "LTC")).toEqual({ kind: "reuse", invoice: existing })
   })
 
   it("does not reuse an invoice the gateway says expired, even before its session was moved", () => {
-    expect(planOrderNumber("cart_1", [invoice({ gateway_status: "expired" })], "10.5", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-2", attempt: 2 })
+    expect(orderNumberPlan("cart_1", [invoice({ gateway_status: "expired" })], "10.5", "EUR")).toEqual({ kind: "new", orderNumber: "cart_1-2", attempt: 2 })
   })
 
   it("does not reuse an invoice that can no longer be paid", () => {
-    expect(planOrderNumber("cart_1", [invoice({ session_status: "canceled" })], "10.5", "EUR")).toMatchObject({
+    expect(orderNumberPlan("cart_1", [invoice({ session_status: "canceled" })], "10.5", "EUR")).toMatchObject({
       kind: "new",
       orderNumber: "cart_1-2",
     })
@@ -59,6 +59,6 @@ describe("planOrderNumber", () => {
 
   it("reuses the latest payable invoice when the amount comes back", () => {
     const existing = [invoice({}), invoice({ order_number: "cart_1-2", attempt: 2, source_amount: "12" })]
-    expect(planOrderNumber("cart_1", existing, "10.5", "EUR")).toEqual({ kind: "reuse", invoice: existing[0] })
+    expect(orderNumberPlan("cart_1", existing, "10.5", "EUR")).toEqual({ kind: "reuse", invoice: existing[0] })
   })
 })
