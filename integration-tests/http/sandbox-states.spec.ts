@@ -7,7 +7,6 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import {
-  INTERNAL_TRANSFER_SECONDS,
   callbacksDeliveredAndProcessed,
   callbacksProcessed,
   controlOf,
@@ -38,7 +37,20 @@ async function paymentStatus(api: AxiosInstance, store: CryptoStore): Promise<Re
   return data
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/**
+ * Waits, without any request to the sandbox (each request would move its state: it ticks), until the
+ * sandbox has queued a `status` callback for `txnId` on its own. Reads the running sandbox's delivery
+ * list in this process; bounded, because a loaded CI machine can delay the ticker by seconds.
+ */
+async function queuedAlone(txnId: string, status: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!sandbox.deliveries().some((delivery) => delivery.ref === txnId && delivery.status === status)) {
+    if (Date.now() > deadline) {
+      throw new Error(`the sandbox queued no "${status}" callback for ${txnId} within ${timeoutMs} ms`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
 
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
@@ -55,7 +67,7 @@ medusaIntegrationTestRunner({
         const during = await paymentStatus(api, store)
 
         // No request reaches the sandbox meanwhile: its ticker ends the transfer and sends the callback.
-        await sleep((INTERNAL_TRANSFER_SECONDS + 1.5) * 1000)
+        await queuedAlone(txnId, "completed")
         const sentAlone = (await controlOf(sandbox, shop).callbacks({ txnId })).map((delivery) => delivery.status)
         await callbacksDeliveredAndProcessed(sandbox, container)
         const after = await paymentStatus(api, store)
