@@ -1,5 +1,5 @@
 import { defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
-import { StoreGetCryptoCurrencies, StoreGetCryptoPaymentStatus, StorePostCryptoPaymentSessionRefresh } from "./store/crypto/validators"
+import { StoreGetCryptoCurrencies, StoreGetCryptoPaymentStatus, StorePostCryptoPaymentSessionRefresh, StorePostCryptoTopUp } from "./store/crypto/validators"
 import { adminCryptoMiddlewares } from "./admin/crypto/middlewares-config"
 
 export default defineMiddlewares({
@@ -27,6 +27,11 @@ export default defineMiddlewares({
       matcher: "/store/crypto/payment-sessions/refresh",
       methods: ["POST"],
       middlewares: [validateAndTransformBody(StorePostCryptoPaymentSessionRefresh)],
+    },
+    {
+      matcher: "/store/crypto/payment-sessions/top-up",
+      methods: ["POST"],
+      middlewares: [validateAndTransformBody(StorePostCryptoTopUp)],
     },
   ],
 })

@@ -283,8 +283,14 @@ export function gatewayReadingOf(assessment: InvoiceAssessment): GatewayReading 
 
 /** What the assess step writes on the invoice row; `readAt` is when it asked the gateway. */
 export function storedReadingOf(txnId: string, assessment: InvoiceAssessment, policy: StatusPolicy, readAt: Date): StoredGatewayReading {
+  return storedReadingOfFields(txnId, assessmentFields(assessment), policy, readAt)
+}
+
+/** The same from an assessment's fields (a root and its top-ups mapped together, top-up.ts). */
+export function storedReadingOfFields(txnId: string, fields: AssessmentFields, policy: StatusPolicy, readAt: Date): StoredGatewayReading {
+  const { siblings_with_money: _siblings, ...reading } = fields
   return {
-    ...gatewayReadingOf(assessment),
+    ...reading,
     txn_id: txnId,
     read_at: readAt.toISOString(),
     order_on_detection: policy.orderOnDetection,

@@ -15,6 +15,8 @@ export interface ReservationRow extends ExistingInvoice {
   txn_id: string | null
   session_id: string
   superseded_by: string | null
+  /** Set on a top-up (docs/attention.md#paying-the-rest): never taken again, numbered apart. */
+  topup_of?: string | null
 }
 
 /** What a new payment session asks for. */
@@ -76,9 +78,11 @@ export function reservationLockKey(base: string): string {
  */
 export async function reserveInvoiceRow(rows: ReservationRows, input: ReserveInvoiceInput): Promise<InvoiceReservation> {
   const existing = await rows.list(input.cart_id !== null ? { cart_id: input.cart_id } : { payment_collection_id: input.payment_collection_id })
-  const plan = orderNumberPlan(input.base, existing, input.source_amount, input.source_currency, input.psys_cid)
+  // Top-ups carry their own numbers (`<root>-rest`) and only ever ask for a root's rest.
+  const roots = existing.filter((row) => row.topup_of === null || row.topup_of === undefined)
+  const plan = orderNumberPlan(input.base, roots, input.source_amount, input.source_currency, input.psys_cid)
   if (plan.kind === "reuse") {
-    const reused = existing.find((invoice) => invoice.order_number === plan.invoice.order_number)
+    const reused = roots.find((invoice) => invoice.order_number === plan.invoice.order_number)
     if (reused === undefined) {
       throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `crypto invoice ${plan.invoice.order_number} vanished`)
     }

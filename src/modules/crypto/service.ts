@@ -21,6 +21,9 @@ import {
   type ReservationRows,
   type ReserveInvoiceInput,
 } from "../../core/invoice-reservation"
+import { Decimal } from "decimal.js"
+import { exact } from "../../core/money"
+import { topUpPlan, type TopUpGroupRow, type TopUpPlan } from "../../core/top-up"
 
 export type CryptoAttentionRecord = InferTypeOf<typeof CryptoAttention>
 
@@ -137,6 +140,80 @@ class CryptoModuleService extends MedusaService({
   }
 
   /**
+   * Opens the top-up of an invoice that ended short (docs/attention.md#paying-the-rest) under the
+   * same lock as the cart's order numbers, in one transaction: decides with `topUpPlan` (an open
+   * top-up is answered again), records the new top-up row for the root's session and reopens the
+   * root (`canceled` → `pending`, nothing owed back while the shopper pays the rest). The gateway is
+   * asked afterwards, with the row's order number.
+   */
+  @InjectManager()
+  async reserveCryptoTopUp(input: { root_id: string; base: string; order_placed: boolean }, @MedusaContext() sharedContext: Context = {}): Promise<TopUpPlan & { id?: string }> {
+    return this.reserveCryptoTopUp_(input, sharedContext)
+  }
+
+  @InjectTransactionManager()
+  protected async reserveCryptoTopUp_(input: { root_id: string; base: string; order_placed: boolean }, @MedusaContext() sharedContext: Context = {}): Promise<TopUpPlan & { id?: string }> {
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [reservationLockKey(input.base)])
+    const root = await this.retrieveCryptoInvoice(input.root_id, {}, sharedContext)
+    const topUps = await this.listCryptoInvoices({ topup_of: root.id }, { order: { created_at: "ASC" } }, sharedContext)
+    const ids = [root.id, ...topUps.map((row) => row.id)]
+    const [items, withdrawals] = await Promise.all([
+      this.listCryptoAttentions({ kind: "underpaid", subject_id: root.id, status: "open" }, { take: 1 }, sharedContext),
+      this.listCryptoWithdrawals({ invoice_id: ids }, { take: 1 }, sharedContext),
+    ])
+    const plan = topUpPlan(root as TopUpGroupRow, topUps as TopUpGroupRow[], {
+      underpaidItemOpen: items.length > 0,
+      moneySentBack: withdrawals.length > 0,
+      orderPlaced: input.order_placed,
+    })
+    if (plan.kind !== "new") {
+      return plan.kind === "existing" ? { ...plan, id: plan.topUp.id } : plan
+    }
+    const created = await this.createCryptoInvoices(
+      {
+        provider_id: root.provider_id,
+        order_number: plan.orderNumber,
+        attempt: root.attempt,
+        cart_id: root.cart_id,
+        payment_collection_id: root.payment_collection_id,
+        session_id: root.session_id,
+        source_currency: root.source_currency,
+        source_amount: fiatShare(root.source_amount, plan.shortfall, plan.expected),
+        psys_cid: plan.psys_cid,
+        currency: plan.currency,
+        expected_amount: plan.shortfall,
+        session_status: "pending",
+        topup_of: root.id,
+      },
+      sharedContext
+    )
+    await this.updateCryptoInvoices({ id: root.id, session_status: "pending", refund_due_amount: null }, sharedContext)
+    return { ...plan, id: created.id }
+  }
+
+  /**
+   * Takes back a top-up the gateway clearly refused (spec §7: 4xx): the row goes and the root is
+   * as it was (ended short, its receipt owed back). Never for an unknown outcome: a retry asks for
+   * the same order number.
+   */
+  @InjectManager()
+  async releaseCryptoTopUp(input: { id: string; base: string }, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await this.releaseCryptoTopUp_(input, sharedContext)
+  }
+
+  @InjectTransactionManager()
+  protected async releaseCryptoTopUp_(input: { id: string; base: string }, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [reservationLockKey(input.base)])
+    const topUp = await this.retrieveCryptoInvoice(input.id, {}, sharedContext)
+    if (topUp.topup_of === null || topUp.txn_id !== null) return
+    const root = await this.retrieveCryptoInvoice(topUp.topup_of, {}, sharedContext)
+    await this.deleteCryptoInvoices(topUp.id, sharedContext)
+    await this.updateCryptoInvoices({ id: root.id, session_status: "canceled", refund_due_amount: root.received_amount }, sharedContext)
+  }
+
+  /**
    * Counts one failed processing of a stored delivery and keeps its reason, in one statement: the
    * subscriber's retry and the reconciliation job failing at the same moment both count. The new
    * count, or null when there is no such delivery.
@@ -215,6 +292,15 @@ class CryptoModuleService extends MedusaService({
     })
     return { attention, created: false }
   }
+}
+
+/**
+ * The fiat share of a top-up, for the gateway's records and the admin: `source` × `part` / `whole`,
+ * rounded up to the places the root's fiat amount has (what the cart's currency uses).
+ */
+function fiatShare(source: string, part: string, whole: string): string {
+  const places = source.split(".")[1]?.length ?? 0
+  return exact(source).times(part).dividedBy(whole).toDecimalPlaces(places, Decimal.ROUND_UP).toFixed(places)
 }
 
 /**

@@ -28,6 +28,7 @@ import { belowMinimum, listCurrencies, offeredCoins, type CachedCurrency } from 
 import { toMedusaError } from "../../core/errors"
 import { assessInvoiceChain, gatewayReadingOf, statusPolicy, usableStoredReading, type GatewayReading } from "../../core/invoice-chain"
 import { fiatToMinorUnits, sessionAmountToDecimalString, shopperCommission } from "../../core/money"
+import { assessInvoiceGroup, topUpCommission } from "../../core/top-up"
 import { isClearRefusal } from "../../core/withdrawal"
 import {
   callbackUrl,
@@ -328,14 +329,29 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       const providerId = text(data, "provider_id")
       const options = providerId === undefined ? this.options_ : await readEffectiveOptionsCached(cryptoModule, providerId, this.options_)
       const policy = statusPolicy(options)
+      const rows = await cryptoModule.listCryptoInvoices({ txn_id: txnId }, { select: ["id", "gateway_reading"] })
       if (source === "stored") {
-        const rows = await cryptoModule.listCryptoInvoices({ txn_id: txnId }, { select: ["id", "gateway_reading"] })
         for (const row of rows) {
           const reading = usableStoredReading(row.gateway_reading, txnId, policy)
           if (reading !== undefined) return reading
         }
       }
-      return gatewayReadingOf(await assessInvoiceChain(this.client_, cryptoModule, { txn_id: txnId, order_number: text(data, "order_number") }, policy))
+      const root = { txn_id: txnId, order_number: text(data, "order_number") }
+      // An invoice whose rest the shopper paid decides with its top-ups (docs/attention.md#paying-the-rest).
+      const topUps = rows.length === 0 ? [] : await cryptoModule.listCryptoInvoices({ topup_of: rows[0].id }, { order: { created_at: "ASC" } })
+      const paying = topUps.filter((row): row is typeof row & { txn_id: string } => row.txn_id !== null)
+      if (paying.length > 0) {
+        const group = await assessInvoiceGroup(
+          this.client_,
+          cryptoModule,
+          { invoice_id: rows[0].id, ...root },
+          paying.map((row) => ({ invoice_id: row.id, txn_id: row.txn_id, order_number: row.order_number, commission: topUpCommission(row.topup_details) })),
+          policy
+        )
+        const { siblings_with_money: _siblings, ...reading } = group.root
+        return reading
+      }
+      return gatewayReadingOf(await assessInvoiceChain(this.client_, cryptoModule, root, policy))
     } catch (error) {
       throw toMedusaError(error, action)
     }

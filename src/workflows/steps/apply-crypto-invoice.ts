@@ -9,6 +9,7 @@ import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, ty
 import { invoiceAttentions, type InvoiceBeforeSync } from "../../core/attention"
 import type { AssessmentFields } from "../../core/invoice-chain"
 import type { CryptoInvoiceAssessment } from "./assess-crypto-invoice"
+import { applyCryptoTopUps } from "./apply-crypto-top-ups"
 import { raiseCryptoAttentions } from "./raise-crypto-attention"
 
 export interface AppliedCryptoInvoice {
@@ -104,18 +105,20 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
     refund_due_amount: invoice.refund_due_amount,
   }
   const applied = await applyCryptoInvoice(input, deps)
+  // Its top-ups follow it (docs/attention.md#paying-the-rest).
+  const topUpItems = input.top_ups === undefined ? [] : await applyCryptoTopUps(resolveCryptoModule(container), invoice.id, input.top_ups, applied)
   const seen = seenFields(input)
-  if (seen !== undefined) {
-    await raiseCryptoAttentions(container, invoiceAttentions(before, seen, applied))
+  if (seen !== undefined || topUpItems.length > 0) {
+    await raiseCryptoAttentions(container, [...(seen === undefined ? [] : invoiceAttentions(before, seen, applied)), ...topUpItems])
   }
   return new StepResponse(applied)
 })
 
 /** The assessment of an invoice that exists at the gateway (every field set), else undefined. */
 function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefined {
-  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money } = input
+  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money, top_ups: _topUps, ...amounts } = input
   if (kind === null || session_status === null || gateway_status === null || active_txn_id === null) return undefined
-  return { ...input, kind, session_status, gateway_status, active_txn_id, siblings_with_money: siblings_with_money ?? [] }
+  return { ...amounts, kind, session_status, gateway_status, active_txn_id, siblings_with_money: siblings_with_money ?? [] }
 }
 
 /** The step's work, on its collaborators (see {@link applyCryptoInvoiceStep}). */

@@ -1,6 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../core/errors"
-import { assessInvoiceChain, assessmentFields, statusPolicy, storedReadingOf, type AssessmentFields } from "../../core/invoice-chain"
+import { assessmentFields, assessInvoiceChain, statusPolicy, storedReadingOfFields, type AssessmentFields } from "../../core/invoice-chain"
+import { assessInvoiceGroup, topUpCommission, type TopUpAssessment } from "../../core/top-up"
 import { resolveCoinId } from "../../core/currency-cache"
 import { resolveCryptoProvider } from "../../core/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
@@ -10,7 +11,13 @@ import { resolveCryptoModule } from "../../modules/crypto"
  * Every field is null when the invoice was never created at the gateway (a reservation whose call
  * failed).
  */
-export type CryptoInvoiceAssessment = { invoice_id: string } & { [K in keyof AssessmentFields]: AssessmentFields[K] | null }
+export type CryptoInvoiceAssessment = { invoice_id: string } & { [K in keyof AssessmentFields]: AssessmentFields[K] | null } & {
+  /**
+   * The invoice's top-ups (docs/attention.md#paying-the-rest), oldest first, each with its own
+   * amounts and the group's verdict; the invoice's own fields then carry the group's verdict too.
+   */
+  top_ups?: TopUpAssessment[]
+}
 
 export const assessCryptoInvoiceStepId = "assess-crypto-invoice"
 
@@ -43,13 +50,27 @@ export const assessCryptoInvoiceStep = createStep(
     try {
       const policy = statusPolicy(options)
       const readAt = new Date()
-      const assessment = await assessInvoiceChain(client, cryptoModule, { txn_id: invoice.txn_id, order_number: invoice.order_number }, policy)
+      const root = { invoice_id: invoice.id, txn_id: invoice.txn_id, order_number: invoice.order_number }
+      // Its top-ups (docs/attention.md#paying-the-rest) decide the session with it.
+      const topUpRows = (await cryptoModule.listCryptoInvoices({ topup_of: invoice.id }, { order: { created_at: "ASC" } })).filter(
+        (row): row is typeof row & { txn_id: string } => row.txn_id !== null
+      )
+      const group =
+        topUpRows.length === 0
+          ? { root: assessmentFields(await assessInvoiceChain(client, cryptoModule, root, policy)), topUps: [] }
+          : await assessInvoiceGroup(
+              client,
+              cryptoModule,
+              root,
+              topUpRows.map((row) => ({ invoice_id: row.id, txn_id: row.txn_id, order_number: row.order_number, commission: topUpCommission(row.topup_details) })),
+              policy
+            )
       // Kept on the row, under the invoice's lock (the sync workflow holds it): the provider's
       // authorize and capture, run by the apply step's Medusa workflows on whichever instance,
       // take this reading instead of asking the gateway again
       // (docs/architecture.md#one-gateway-read-per-callback).
-      await cryptoModule.updateCryptoInvoices({ id: invoice.id, gateway_reading: { ...storedReadingOf(invoice.txn_id, assessment, policy, readAt) } })
-      const fields = assessmentFields(assessment)
+      await cryptoModule.updateCryptoInvoices({ id: invoice.id, gateway_reading: { ...storedReadingOfFields(invoice.txn_id, group.root, policy, readAt) } })
+      const fields = group.root
       // A plain shop learns the coin the shopper picked on the hosted page only from the callback's
       // `currency` code (spec §6.1): its coin ID comes from the gateway's list (spec §4.8).
       const known = { psys_cid: invoice.psys_cid, currency: invoice.currency }
@@ -66,6 +87,7 @@ export const assessCryptoInvoiceStep = createStep(
         psys_cid: psysCid ?? (fields.currency === null ? invoice.psys_cid : null),
         currency: fields.currency ?? (fields.psys_cid === null ? invoice.currency : null),
         siblings_with_money: siblings,
+        ...(group.topUps.length > 0 ? { top_ups: group.topUps } : {}),
       })
     } catch (error) {
       throw toMedusaError(error, `Checking crypto invoice ${invoice.order_number}`)

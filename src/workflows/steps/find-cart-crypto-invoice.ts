@@ -62,11 +62,12 @@ export const findCartCryptoInvoiceStep = createStep(
     assertCartInSalesChannels(cart, input.sales_channel_ids)
     const { data: rows } = await query.graph({
       entity: "crypto_invoice",
-      fields: ["id", "attempt", "session_id", "provider_id", "payment_collection_id", "superseded_by", "session_status", "txn_id"],
+      fields: ["id", "attempt", "session_id", "provider_id", "payment_collection_id", "superseded_by", "session_status", "txn_id", "topup_of"],
       filters: { cart_id: input.cart_id },
     })
+    // A top-up pays its root's session with the root (docs/attention.md#paying-the-rest): the root is the cart's invoice.
     const invoices = rows
-      .filter((invoice) => typeof invoice.txn_id === "string" && invoice.txn_id !== "")
+      .filter((invoice) => typeof invoice.txn_id === "string" && invoice.txn_id !== "" && (invoice.topup_of === null || invoice.topup_of === undefined))
       .map((invoice) => ({ ...invoice, attempt: Number(invoice.attempt), superseded_by: invoice.superseded_by ?? null }))
     const latest = [...invoices].sort((a, b) => b.attempt - a.attempt)[0]
     if (latest === undefined) {

@@ -1,7 +1,9 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { accountOfInvoices, invoiceAccount, type InvoiceAccount } from "../../core/account"
-import { exact } from "../../core/money"
+import { Decimal } from "decimal.js"
+import { exact, sumAmounts } from "../../core/money"
+import { groupReceived, topUpCommission, topUpPlan, type TopUpGroupRow } from "../../core/top-up"
 import { isDecimalString } from "../../gateway/core/money"
 import { GatewayStatus, knownStatusOf, shopperStatusOf, type KnownStatus, type ShopperPaymentStatus } from "../../core/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
@@ -75,6 +77,42 @@ export interface StoreCryptoPaymentInvoice {
   confirmations: CryptoPaymentConfirmations | null
   tx_urls: string[]
   last_synced_at: string | null
+  /**
+   * Paying the rest (docs/attention.md#paying-the-rest): set when this invoice ended short with money
+   * on it, or has top-ups. Null otherwise (a partial payment to an open invoice is finished on the
+   * same address: `pending_amount`).
+   */
+  rest: StoreCryptoPaymentRest | null
+}
+
+/** The rest of an invoice that ended short, and its latest top-up. Amounts in the invoice's coin. */
+export interface StoreCryptoPaymentRest {
+  /** Received by the invoice and its top-ups together. */
+  received_amount: string
+  /** Still due: what the invoice asked for (plus any commission on the top-ups) minus what was received. */
+  due_amount: string
+  /** The shopper may open a top-up now (POST /store/crypto/payment-sessions/top-up). */
+  can_pay_rest: boolean
+  /** The latest top-up; while it is open, the shopper pays this one. */
+  top_up: StoreCryptoTopUp | null
+}
+
+/** A top-up invoice as the storefront shows it. White-label fields are null on a hosted invoice. */
+export interface StoreCryptoTopUp {
+  order_number: string
+  txn_id: string | null
+  invoice_url: string | null
+  status: string | null
+  shopper_status: ShopperPaymentStatus
+  psys_cid: string | null
+  currency: string | null
+  network: string | null
+  /** What the top-up asks for, commission included. */
+  amount: string | null
+  received_amount: string | null
+  address: string | null
+  qr_code: string | null
+  expires_at: string | null
 }
 
 /**
@@ -266,10 +304,70 @@ export const readCryptoPaymentStatusStep = createStep(
 /** The current invoice as the storefront shows it, with its payment session's data. */
 async function invoiceView(cryptoModule: CryptoModuleService, invoice: InvoiceRow, sessionData: Record<string, unknown>): Promise<StoreCryptoPaymentInvoice> {
   const view = await invoiceFields(cryptoModule, invoice, sessionData)
-  return { ...view, shopper_status: shopperStatusOf(view) }
+  return { ...view, shopper_status: shopperStatusOf(view), rest: await restOf(cryptoModule, invoice) }
 }
 
-async function invoiceFields(cryptoModule: CryptoModuleService, invoice: InvoiceRow, sessionData: Record<string, unknown>): Promise<Omit<StoreCryptoPaymentInvoice, "shopper_status">> {
+/** The rest of an invoice that ended short and its top-ups (docs/attention.md#paying-the-rest). */
+async function restOf(cryptoModule: CryptoModuleService, root: InvoiceRow): Promise<StoreCryptoPaymentRest | null> {
+  const topUps = await cryptoModule.listCryptoInvoices({ topup_of: root.id }, { order: { created_at: "ASC" } })
+  const endedShort = root.session_status === "canceled" && root.received_amount !== null && exact(root.received_amount).gt(0)
+  if (topUps.length === 0 && !endedShort) return null
+  const ids = [root.id, ...topUps.map((row) => row.id)]
+  const [items, withdrawals] = await Promise.all([
+    cryptoModule.listCryptoAttentions({ kind: "underpaid", subject_id: root.id, status: "open" }, { take: 1 }),
+    cryptoModule.listCryptoWithdrawals({ invoice_id: ids }, { take: 1 }),
+  ])
+  const plan = topUpPlan(root as TopUpGroupRow, topUps as TopUpGroupRow[], {
+    underpaidItemOpen: items.length > 0,
+    moneySentBack: withdrawals.length > 0,
+    orderPlaced: root.order_id !== null,
+  })
+  const same = topUps.filter((row) => row.psys_cid === root.psys_cid)
+  const commissions = same.map((row) => topUpCommission(row.topup_details) ?? "0")
+  const received = groupReceived(root as TopUpGroupRow, topUps as TopUpGroupRow[])
+  const expected = root.expected_amount === null ? null : sumAmounts([root.expected_amount, ...commissions])
+  const latest = topUps[topUps.length - 1]
+  return {
+    received_amount: received.toFixed(),
+    due_amount: expected === null || root.session_status === "captured" ? "0" : Decimal.max(0, expected.minus(received)).toFixed(),
+    can_pay_rest: plan.kind === "new",
+    top_up: latest === undefined ? null : topUpView(latest),
+  }
+}
+
+function topUpView(row: InvoiceRow): StoreCryptoTopUp {
+  const details = (typeof row.topup_details === "object" && row.topup_details !== null ? row.topup_details : {}) as Record<string, unknown>
+  const address = text(details.wallet_hash)
+  const fields = {
+    status: row.gateway_status,
+    session_status: row.session_status,
+    received_amount: row.received_amount,
+    amount: row.expected_amount,
+    pending_amount: null,
+    overpaid_amount: row.overpaid_amount,
+  }
+  return {
+    order_number: row.order_number,
+    txn_id: row.active_txn_id ?? row.txn_id,
+    invoice_url: row.invoice_url,
+    status: row.gateway_status,
+    shopper_status: shopperStatusOf(fields),
+    psys_cid: row.psys_cid,
+    currency: row.currency,
+    network: networkOf(row.psys_cid),
+    amount: row.expected_amount,
+    received_amount: row.received_amount,
+    address,
+    qr_code: address === null ? null : qrDataUrl(details.qr_code),
+    expires_at: isoFromSeconds(details.expire_utc),
+  }
+}
+
+async function invoiceFields(
+  cryptoModule: CryptoModuleService,
+  invoice: InvoiceRow,
+  sessionData: Record<string, unknown>
+): Promise<Omit<StoreCryptoPaymentInvoice, "shopper_status" | "rest">> {
   const activeTxnId = invoice.active_txn_id ?? invoice.txn_id
   // A hosted-page coin switch moves the money to another invoice (spec §2.1): what the session
   // holds (address, QR, expiry) describes the first one only.

@@ -24,3 +24,7 @@ export const StorePostCryptoPaymentSessionRefresh = z
   })
   .strict()
 export type StorePostCryptoPaymentSessionRefreshType = z.infer<typeof StorePostCryptoPaymentSessionRefresh>
+
+/** POST /store/crypto/payment-sessions/top-up: pay the rest of an invoice that ended short. */
+export const StorePostCryptoTopUp = z.object({ cart_id: cartId }).strict()
+export type StorePostCryptoTopUpType = z.infer<typeof StorePostCryptoTopUp>

@@ -21,7 +21,8 @@ export type CryptoAttentionKind = (typeof CRYPTO_ATTENTION_KINDS)[number]
  *   often as it sees it, and it stays one row (`raiseCryptoAttention`).
  * - `amount` is a decimal string in the coin `psys_cid` / `currency`: the coin of the invoice (or
  *   pay_in) that holds the money, never the coin the invoice was created in.
- * - Nothing leaves the queue without a recorded decision: `resolution` (`refunded` once the crypto
+ * - Nothing leaves the queue without a recorded decision: `resolution` (`paid_rest` when the shopper
+ *   paid the rest with a top-up invoice, docs/attention.md#paying-the-rest; `refunded` once the crypto
  *   refund `withdrawal_id` completed; `kept` / `other` with a note), `resolved_by` (the admin
  *   user), `resolved_at`.
  */
@@ -40,7 +41,7 @@ export const CryptoAttention = model
     /** What was seen: gateway status, txn ids, amounts as decimal strings, the callback fields' summary. */
     evidence: model.json(),
     status: model.enum(["open", "resolved"]).default("open"),
-    resolution: model.enum(["refunded", "kept", "other"]).nullable(),
+    resolution: model.enum(["refunded", "kept", "other", "paid_rest"]).nullable(),
     resolution_note: model.text().nullable(),
     resolved_by: model.text().nullable(),
     resolved_at: model.dateTime().nullable(),

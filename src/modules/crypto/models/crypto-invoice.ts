@@ -64,6 +64,18 @@ export const CryptoInvoice = model
      * the gateway again (docs/architecture.md#one-gateway-read-per-callback).
      */
     gateway_reading: model.json().nullable(),
+    /**
+     * Set on a top-up: the invoice (`cinv_…`) whose rest this one asks for, in the same coin, for the
+     * same payment session (docs/attention.md#paying-the-rest). The first invoice and its top-ups
+     * decide the session together; each keeps its own amounts.
+     */
+    topup_of: model.text().nullable(),
+    /**
+     * A top-up's payment details from the gateway's answer (spec §2.1: `wallet_hash`, `qr_code`,
+     * `expire_utc`, `expected_confirmations`): the first invoice keeps them in the session data, a
+     * top-up has no session of its own.
+     */
+    topup_details: model.json().nullable(),
   })
   .indexes([
     { on: ["order_number"], unique: true },
@@ -71,4 +83,5 @@ export const CryptoInvoice = model
     { on: ["session_id"] },
     { on: ["txn_id"] },
     { on: ["session_status"] },
+    { on: ["topup_of"] },
   ])

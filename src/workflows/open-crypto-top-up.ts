@@ -1,0 +1,35 @@
+import { createWorkflow, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { acquireLockStep, releaseLockStep, useQueryGraphStep } from "@medusajs/medusa/core-flows"
+import { findCartCryptoInvoiceStep } from "./steps/find-cart-crypto-invoice"
+import { openCryptoTopUpStep } from "./steps/open-crypto-top-up"
+import { readCryptoPaymentStatusStep } from "./steps/read-crypto-payment-status"
+import { syncCryptoInvoiceWorkflow } from "./sync-crypto-invoice"
+
+export const openCryptoTopUpWorkflowId = "open-crypto-top-up"
+
+export interface OpenCryptoTopUpWorkflowInput {
+  cart_id: string
+  /** The sales channels of the request's publishable key: a cart outside them is "Not found". */
+  sales_channel_ids: string[]
+}
+
+/**
+ * Pay the rest (POST /store/crypto/payment-sessions/top-up, docs/attention.md#paying-the-rest): the
+ * cart's invoice is re-read from the gateway, then, under its lock (the one its syncs take), a
+ * top-up for the shortfall is opened or the open one answered again. Answers what
+ * GET /store/crypto/payment-status answers, with the top-up in `invoice.rest`.
+ */
+export const openCryptoTopUpWorkflow = createWorkflow(openCryptoTopUpWorkflowId, (input: OpenCryptoTopUpWorkflowInput) => {
+  const found = findCartCryptoInvoiceStep({ cart_id: input.cart_id, sales_channel_ids: input.sales_channel_ids })
+  syncCryptoInvoiceWorkflow.runAsStep({ input: { invoice_id: found.latest_invoice_id } })
+  const { data: orderLinks } = useQueryGraphStep({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: input.cart_id } }).config({
+    name: "find-top-up-cart-order",
+  })
+  const key = transform({ found }, ({ found }) => `crypto-invoice:${found.latest_invoice_id}`)
+  acquireLockStep({ key, timeout: 30, ttl: 120 })
+  const openInput = transform({ found, orderLinks }, ({ found, orderLinks }) => ({ invoice_id: found.latest_invoice_id, order_placed: orderLinks.length > 0 }))
+  openCryptoTopUpStep(openInput)
+  releaseLockStep({ key }).config({ name: "release-top-up-lock" })
+  const status = readCryptoPaymentStatusStep({ cart_id: input.cart_id, invoice_id: found.invoice_id, live_session_ids: found.live_session_ids })
+  return new WorkflowResponse(status)
+})

@@ -1,0 +1,92 @@
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { Invoice } from "../../gateway"
+import { toMedusaError } from "../../core/errors"
+import { shopperCommission } from "../../core/money"
+import { callbackUrl, returnUrl } from "../../core/options"
+import { entryIdOf, CRYPTO_PROVIDER_IDENTIFIER, resolveCryptoProvider } from "../../core/provider-entry"
+import { isClearRefusal } from "../../core/withdrawal"
+import { resolveCryptoModule } from "../../modules/crypto"
+
+export const openCryptoTopUpStepId = "open-crypto-top-up"
+
+export interface OpenCryptoTopUpInput {
+  /** The invoice that ended short (the root). */
+  invoice_id: string
+  /** The cart has an order already. */
+  order_placed: boolean
+}
+
+/**
+ * Opens the top-up of an invoice that ended short (docs/attention.md#paying-the-rest): our module
+ * decides and records it under the cart's lock (`reserveCryptoTopUp`: an open top-up is answered
+ * again), then the gateway is asked for an invoice of the shortfall in the same coin (spec §4.1:
+ * `currency` + `amount`, only that coin allowed, `return_existing`), and its answer is kept on the
+ * row. A clear refusal (spec §7: 4xx) takes the new row back and leaves the root as it was; an
+ * unknown outcome keeps it, and asking again asks the gateway for the same order number.
+ */
+export const openCryptoTopUpStep = createStep(openCryptoTopUpStepId, async (input: OpenCryptoTopUpInput, { container }) => {
+  const cryptoModule = resolveCryptoModule(container)
+  const root = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
+  const base = root.cart_id ?? root.payment_collection_id
+  const plan = await cryptoModule.reserveCryptoTopUp({ root_id: root.id, base, order_placed: input.order_placed })
+  if (plan.kind === "refused" || plan.id === undefined) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, plan.kind === "refused" ? plan.message : "No rest to pay")
+  }
+  const row = await cryptoModule.retrieveCryptoInvoice(plan.id)
+  if (row.txn_id !== null) {
+    return new StepResponse({ invoice_id: row.id, created: false })
+  }
+  const coin = row.psys_cid
+  const amount = row.expected_amount
+  if (coin === null || amount === null) {
+    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `crypto top-up ${row.order_number} has no coin or amount`)
+  }
+  const { client, options } = await resolveCryptoProvider(container, root.provider_id, "cached")
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: carts } = root.cart_id === null ? { data: [] } : await query.graph({ entity: "cart", fields: ["email"], filters: { id: root.cart_id } })
+  const email: unknown = carts[0]?.email
+  const cartId = root.cart_id ?? undefined
+  const optional = (key: string, value: string | undefined) => (value === undefined ? {} : { [key]: value })
+  let invoice: Invoice
+  try {
+    invoice = await client.invoices.create({
+      order_number: row.order_number,
+      order_name: `Order ${root.order_number}: the rest`,
+      currency: coin,
+      amount,
+      // The rest is paid in the coin of the first payment: the two add up (spec §4.1 `allowed_psys_cids`).
+      allowed_psys_cids: [coin],
+      ...optional("callback_url", callbackUrl(options, entryIdOf(root.provider_id) ?? CRYPTO_PROVIDER_IDENTIFIER)),
+      ...optional("success_invoice_url", returnUrl(options, "success", cartId)),
+      ...optional("fail_invoice_url", returnUrl(options, "fail", cartId)),
+      ...optional("email", typeof email === "string" && email !== "" ? email : undefined),
+      expire_min: options.expireMinutes,
+      plugin: "medusa-payment-crypto",
+      return_existing: true,
+    })
+  } catch (error) {
+    if (isClearRefusal(error) && plan.kind === "new") {
+      await cryptoModule.releaseCryptoTopUp({ id: row.id, base })
+    }
+    throw toMedusaError(error, "Creating the crypto invoice for the rest")
+  }
+  await cryptoModule.updateCryptoInvoices({
+    id: row.id,
+    txn_id: invoice.txn_id,
+    active_txn_id: invoice.txn_id,
+    invoice_url: invoice.invoice_url ?? null,
+    psys_cid: invoice.psys_cid ?? coin,
+    currency: invoice.currency ?? row.currency,
+    expected_amount: (invoice.invoice_total_sum ?? invoice.amount)?.toFixed() ?? amount,
+    gateway_status: invoice.status ?? "new",
+    topup_details: {
+      wallet_hash: invoice.wallet_hash ?? null,
+      qr_code: invoice.qr_code ?? null,
+      expire_utc: invoice.expire_utc ?? null,
+      expected_confirmations: invoice.expected_confirmations ?? null,
+      commission: shopperCommission(invoice.amount, invoice.invoice_total_sum),
+    },
+  })
+  return new StepResponse({ invoice_id: row.id, created: true })
+})
