@@ -365,6 +365,74 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("paying the rest (docs/attention.md#paying-the-rest)", () => {
+      it("an invoice that expired short gets a top-up for the shortfall in its coin; once it is paid the cart's order is placed and captured once, both invoices count, and the underpaid item is closed", async () => {
+        const container = getContainer()
+        await api.post("/admin/crypto/settings", { order_on_detection: false, underpaid_tolerance_percent: "1" }, auth)
+        const store = await createCryptoStore(container)
+        const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        const headers = { headers: storefrontHeaders(store) }
+        const first = part(session, "0.6")
+        await control().pay(session.txnId, { amount: first })
+        await settle()
+        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await settle()
+        expect(await invoiceRow(container, store.cartId, session.txnId)).toMatchObject({ session_status: "canceled", gateway_status: "expired", received_amount: first })
+        const [underpaid] = (await itemsAbout(api, auth, session.txnId)).filter((item) => item.kind === "underpaid")
+        expect(underpaid).toMatchObject({ amount: first, psys_cid: "LTC" })
+        const shortfall = new Decimal(dueOf(session)).minus(first).toFixed()
+
+        const before = await api.get(`/store/crypto/payment-status?cart_id=${store.cartId}`, headers)
+        expect(before.data.invoice.rest).toEqual({ received_amount: first, due_amount: shortfall, can_pay_rest: true, top_up: null })
+
+        const opened = await api.post("/store/crypto/payment-sessions/top-up", { cart_id: store.cartId }, headers)
+        const topUp = opened.data.invoice.rest.top_up
+        expect(topUp).toMatchObject({ order_number: `${store.cartId}-rest`, status: "new", psys_cid: "LTC", currency: "LTC", network: "LTC", received_amount: null })
+        expect(new Decimal(topUp.amount).gte(shortfall)).toBe(true)
+        expect(topUp.address).toEqual(expect.any(String))
+        expect(opened.data.invoice.rest).toMatchObject({ received_amount: first, can_pay_rest: false })
+        // Asking again answers the same top-up.
+        const again = await api.post("/store/crypto/payment-sessions/top-up", { cart_id: store.cartId }, headers)
+        expect(again.data.invoice.rest.top_up).toMatchObject({ order_number: topUp.order_number, txn_id: topUp.txn_id })
+        // While the shopper pays the rest, the merchant cannot refund the first payment.
+        const refused = await api.post(`/admin/crypto/attention/${underpaid.id}/refund`, { address: "ltc1qtestrefundaddress0000000000000000000" }, auth).catch((error) => error.response)
+        expect(refused.status).toBe(400)
+        expect(refused.data.message).toContain("paying the rest")
+
+        expect((await control().pay(topUp.txn_id, {})).status).toBe("completed")
+        await settle()
+
+        const orderIds = await orderIdsForCart(container, store.cartId)
+        expect(orderIds).toHaveLength(1)
+        const { data: payments } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+          entity: "order",
+          fields: ["id", "payment_collections.payments.captured_at", "payment_collections.payments.captures.id"],
+          filters: { id: orderIds[0] },
+        })
+        const paid = (payments[0].payment_collections ?? []).flatMap((collection: { payments?: Array<{ captures?: unknown[] }> }) => collection.payments ?? [])
+        expect(paid).toHaveLength(1)
+        expect(paid[0].captures).toHaveLength(1)
+        expect(await invoiceRow(container, store.cartId, session.txnId)).toMatchObject({ session_status: "captured", order_id: orderIds[0] })
+        expect(await invoiceRow(container, store.cartId, topUp.txn_id)).toMatchObject({ session_status: "captured", gateway_status: "completed", order_id: orderIds[0] })
+        const { data: closed } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+          entity: "crypto_attention",
+          fields: ["id", "status", "resolution", "resolution_note"],
+          filters: { id: underpaid.id },
+        })
+        expect(closed[0]).toMatchObject({ status: "resolved", resolution: "paid_rest" })
+        expect(await itemsAbout(api, auth, topUp.txn_id)).toEqual([])
+
+        const widget = await api.get(`/admin/crypto/orders/${orderIds[0]}`, auth)
+        const accounts = widget.data.accounts as Array<{ order_number: string; received: string; psys_cid: string }>
+        expect(accounts.map((account) => [account.order_number, account.received, account.psys_cid])).toEqual([
+          [store.cartId, first, "LTC"],
+          [topUp.order_number, topUp.amount, "LTC"],
+        ])
+        const after = await api.get(`/store/crypto/payment-status?cart_id=${store.cartId}`, headers)
+        expect(after.data).toMatchObject({ order_id: orderIds[0], invoice: { shopper_status: "paid", session_status: "captured", rest: { due_amount: "0", can_pay_rest: false } } })
+      })
+    })
+
     describe("pending internal (spec §3)", () => {
       it("is money seen, not yet in the wallet: the order is placed on detection, not captured, until the gateway completes it", async () => {
         const container = getContainer()

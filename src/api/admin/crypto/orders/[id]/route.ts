@@ -19,7 +19,7 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const service = resolveCryptoModule(req.scope)
   const { currency_code, payments, payment_collection_ids } = await listCryptoOrderPayments(req.scope, orderId)
   const invoices = payment_collection_ids.length
-    ? await service.listCryptoInvoices({ payment_collection_id: payment_collection_ids }, { order: { attempt: "ASC" } })
+    ? await service.listCryptoInvoices({ payment_collection_id: payment_collection_ids }, { order: { attempt: "ASC", created_at: "ASC" } })
     : []
   const orderNumbers = invoices.map((invoice) => invoice.order_number)
   const callbacks = orderNumbers.length
