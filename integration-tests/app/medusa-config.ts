@@ -36,6 +36,8 @@ module.exports = defineConfig({
               backendUrl: process.env.MPC_TEST_BACKEND_URL,
               storefrontUrl: "http://localhost:8000",
               underpaidTolerancePercent: process.env.MPC_TEST_TOLERANCE ?? "0",
+              // Default (24 hours) unless a test file cancels an order placed on detection at once (0).
+              ...(process.env.MPC_TEST_PAY_REST_HOURS === undefined ? {} : { payRestHours: Number(process.env.MPC_TEST_PAY_REST_HOURS) }),
               // store.spec.ts runs the storefront's white-label checkout (address, QR, expiry in the session).
               whiteLabel: process.env.MPC_TEST_WHITE_LABEL === "true",
               // A test that makes the gateway hang sets a short per-request timeout (checkout.spec.ts).

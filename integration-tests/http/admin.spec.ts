@@ -38,7 +38,7 @@ const PLAIN_PROVIDER_ID = "pp_crypto_crypto_plain"
 // Declared before the runner's own beforeAll, which boots the app with the environment set here. The
 // admin's features (withdrawals, exchanges) are the white-label shop's.
 beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(ADMIN_TIMEOUT_MS) } })
+  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(ADMIN_TIMEOUT_MS), MPC_TEST_PAY_REST_HOURS: "0" } })
   ;({ sandbox, shop } = testSandbox)
   gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
   const plain = sandbox.shops.find((candidate) => !candidate.whiteLabel && candidate.id === "shop_plain_demo")

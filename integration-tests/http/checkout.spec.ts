@@ -42,7 +42,7 @@ beforeAll(async () => {
   // currency the gateway does not support.
   const seed = defaultSeed()
   delete seed.fiat_currencies.ISK
-  testSandbox = await startTestSandbox({ whiteLabel: false, seed, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS) } })
+  testSandbox = await startTestSandbox({ whiteLabel: false, seed, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS), MPC_TEST_PAY_REST_HOURS: "0" } })
   ;({ sandbox, shop } = testSandbox)
 })
 

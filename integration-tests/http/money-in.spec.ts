@@ -433,6 +433,44 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("paying the rest of an order placed on detection (docs/attention.md#paying-the-rest)", () => {
+      it("keeps the order waiting when its invoice expires short, and captures it once the shopper paid the rest", async () => {
+        const container = getContainer()
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const store = await createCryptoStore(container)
+        const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        const headers = { headers: storefrontHeaders(store) }
+        const first = part(session, "0.5")
+        await control().pay(session.txnId, { amount: first })
+        await settle()
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        expect(orderId).toEqual(expect.any(String))
+        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await settle()
+
+        const orderStatus = async () => (await query.graph({ entity: "order", fields: ["status"], filters: { id: orderId } })).data[0]?.status
+        expect(await orderStatus()).not.toBe("canceled")
+        const { data: rows } = await query.graph({ entity: "crypto_invoice", fields: ["session_status", "rest_until"], filters: { txn_id: session.txnId } })
+        expect(rows[0]).toMatchObject({ session_status: "canceled", rest_until: expect.anything() })
+        const status = await api.get(`/store/crypto/payment-status?cart_id=${store.cartId}`, headers)
+        expect(status.data.invoice.rest).toMatchObject({ received_amount: first, can_pay_rest: true })
+
+        const opened = await api.post("/store/crypto/payment-sessions/top-up", { cart_id: store.cartId }, headers)
+        const topUp = opened.data.invoice.rest.top_up
+        expect((await control().pay(topUp.txn_id, {})).status).toBe("completed")
+        await settle()
+
+        expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
+        expect(await orderStatus()).not.toBe("canceled")
+        const { data: orders } = await query.graph({ entity: "order", fields: ["payment_collections.payments.captures.id"], filters: { id: orderId } })
+        const payments = (orders[0].payment_collections ?? []).flatMap((collection: { payments?: Array<{ captures?: unknown[] }> }) => collection.payments ?? [])
+        expect(payments.map((payment: { captures?: unknown[] }) => payment.captures?.length)).toEqual([1])
+        const { data: after } = await query.graph({ entity: "crypto_invoice", fields: ["session_status", "rest_until"], filters: { cart_id: store.cartId } })
+        expect(after.map((row: { session_status: string }) => row.session_status)).toEqual(["captured", "captured"])
+        expect(after.every((row: { rest_until: unknown }) => row.rest_until === null)).toBe(true)
+      })
+    })
+
     describe("pending internal (spec §3)", () => {
       it("is money seen, not yet in the wallet: the order is placed on detection, not captured, until the gateway completes it", async () => {
         const container = getContainer()

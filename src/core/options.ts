@@ -31,6 +31,11 @@ export interface CryptoProviderOptions {
   orderOnDetection?: boolean
   /** How far below the invoice amount an expired invoice still counts as paid, in percent. */
   underpaidTolerancePercent?: number | string
+  /**
+   * Hours an order placed on detection waits for the shopper to pay the rest after its invoice
+   * ended short beyond the tolerance (docs/attention.md#paying-the-rest); 0 cancels it at once.
+   */
+  payRestHours?: number
   /** The shop has white-label processing: session data carries address, amount, QR, expiry. */
   whiteLabel?: boolean
   /**
@@ -53,6 +58,7 @@ export interface ResolvedCryptoOptions {
   expireMinutes: number
   orderOnDetection: boolean
   underpaidTolerancePercent: Decimal
+  payRestHours: number
   whiteLabel: boolean
   gatewayTimeoutMs: number
 }
@@ -60,6 +66,8 @@ export interface ResolvedCryptoOptions {
 export const DEFAULT_RETURN_PATH = "/checkout/crypto/return"
 export const DEFAULT_EXPIRE_MINUTES = 60
 export const DEFAULT_GATEWAY_TIMEOUT_MS = 20_000
+/** How long an order placed on detection waits for the rest by default (docs/attention.md#paying-the-rest). */
+export const DEFAULT_PAY_REST_HOURS = 24
 
 const httpUrl = (option: string, example: string) =>
   z
@@ -137,6 +145,12 @@ const schema = z
       .default(DEFAULT_EXPIRE_MINUTES),
     orderOnDetection: z.boolean({ error: "orderOnDetection must be true or false" }).default(true),
     underpaidTolerancePercent: percent.default(new Decimal(0)),
+    payRestHours: z
+      .number({ error: "payRestHours must be a whole number of hours, e.g. 24 (0 cancels at once)" })
+      .int("payRestHours must be a whole number of hours, e.g. 24 (0 cancels at once)")
+      .min(0, "payRestHours must be at least 0 (0 cancels at once)")
+      .max(720, "payRestHours must be at most 720 (30 days)")
+      .default(DEFAULT_PAY_REST_HOURS),
     whiteLabel: z.boolean({ error: "whiteLabel must be true or false" }).default(false),
     gatewayTimeoutMs: z
       .number({ error: "gatewayTimeoutMs must be a whole number of milliseconds, e.g. 20000" })
@@ -193,6 +207,7 @@ export function parseCryptoOptions(raw: unknown): ResolvedCryptoOptions {
     expireMinutes: value.expireMinutes,
     orderOnDetection: value.orderOnDetection,
     underpaidTolerancePercent: value.underpaidTolerancePercent,
+    payRestHours: value.payRestHours,
     whiteLabel: value.whiteLabel,
     gatewayTimeoutMs: value.gatewayTimeoutMs,
   }

@@ -44,17 +44,38 @@ export function isOpenTopUp(row: Pick<TopUpGroupRow, "gateway_status" | "session
   return row.gateway_status === null || OPEN_STATUSES.has(row.gateway_status)
 }
 
-/** What else the decision to open a top-up needs: the merchant's decisions on the root's money. */
+/** What else the decision to open a top-up needs: the merchant's decisions on the root's money, the order. */
 export interface TopUpFacts {
   /** The root's open `underpaid` attention item (money owed back), if any. */
   underpaidItemOpen: boolean
   /** Any withdrawal (sent, in flight or unknown) names the root or one of its top-ups. */
   moneySentBack: boolean
-  /** The cart has an order already. */
-  orderPlaced: boolean
+  /** The cart's order (placed on detection) was canceled. */
+  orderCanceled: boolean
+  /** The time an order placed on detection waits for the rest (`rest_until`) has passed. */
+  restExpired: boolean
 }
 
-export type TopUpRefusalReason = "not_underpaid" | "decided" | "order_placed" | "coin_unknown"
+/**
+ * Whether an order placed on detection whose invoice ended short beyond the tolerance is kept
+ * waiting for the rest instead of canceled, and until when: the first time it ended short starts
+ * `hours` (the `payRestHours` option); once they passed, or with 0, the order is canceled as any
+ * other (null).
+ */
+export function restHoldUntil(
+  seen: { kind: string | null; gateway_status: string | null; refund_due_amount: string | null },
+  restUntil: Date | null,
+  now: Date,
+  hours: number
+): Date | null {
+  if (hours <= 0 && restUntil === null) return null
+  const endedShort = seen.kind === "failed" && seen.gateway_status === "expired" && seen.refund_due_amount !== null && exact(seen.refund_due_amount).gt(0)
+  if (!endedShort) return null
+  const until = restUntil ?? new Date(now.getTime() + hours * 3600 * 1000)
+  return now.getTime() < until.getTime() ? until : null
+}
+
+export type TopUpRefusalReason = "not_underpaid" | "decided" | "order_canceled" | "too_late" | "coin_unknown"
 
 export type TopUpPlan =
   /** An open top-up exists: the shopper pays that one (asking twice opens one). */
@@ -70,17 +91,21 @@ export function groupReceived(root: TopUpGroupRow, topUps: readonly TopUpGroupRo
 
 /**
  * Whether the shopper may pay the rest of `root`, and how much. Allowed while the root ended short
- * beyond the tolerance (its session `canceled` with money on it, less than it asked for), no order
- * exists, and the merchant has decided nothing about that money (its `underpaid` item is open and
- * nothing was sent back). A top-up that is still open is answered again instead of a second one.
+ * beyond the tolerance (its session `canceled` with money on it, less than it asked for), its order,
+ * if one was placed on detection, still waits (not canceled, `rest_until` not passed), and the
+ * merchant has decided nothing about that money (its `underpaid` item is open and nothing was sent
+ * back). A top-up that is still open is answered again instead of a second one.
  */
 export function topUpPlan(root: TopUpGroupRow, topUps: readonly TopUpGroupRow[], facts: TopUpFacts): TopUpPlan {
   const open = topUps.find(isOpenTopUp)
   if (open !== undefined) {
     return { kind: "existing", topUp: open }
   }
-  if (facts.orderPlaced) {
-    return { kind: "refused", reason: "order_placed", message: "This order is placed; there is nothing left to pay." }
+  if (facts.orderCanceled) {
+    return { kind: "refused", reason: "order_canceled", message: "This order was canceled: the rest can no longer be paid." }
+  }
+  if (facts.restExpired) {
+    return { kind: "refused", reason: "too_late", message: "The time to pay the rest has passed: the order is being canceled and the amount received returned." }
   }
   const expected = root.expected_amount
   const received = groupReceived(root, topUps)

@@ -3,7 +3,7 @@
  * handlers. No React, no `next`, nothing Node-only: `fetch` is the only thing they use, so they run
  * in Node, edge runtimes and browsers alike.
  */
-export { getCryptoPaymentStatus, listCryptoCurrencies, refreshCryptoInvoice, type CartQuery, type RefreshInvoiceQuery } from "./server/payment.js"
+export { getCryptoPaymentStatus, listCryptoCurrencies, openCryptoTopUp, refreshCryptoInvoice, type CartQuery, type RefreshInvoiceQuery } from "./server/payment.js"
 export {
   initiateCryptoSession,
   isCryptoProviderId,

@@ -92,6 +92,41 @@ export interface CryptoInvoiceStatus {
   tx_urls?: string[] | null
   /** ISO 8601 instant the store last synced the invoice from the gateway. */
   last_synced_at?: string | null
+  /**
+   * Paying the rest: set when this invoice ended short with money on it, or has top-ups (the store's
+   * docs/attention.md, "Paying the rest"). Null from a store older than it.
+   */
+  rest?: CryptoPaymentRest | null
+}
+
+/** The rest of an invoice that ended short. Amounts in the invoice's coin, as decimal strings. */
+export interface CryptoPaymentRest {
+  /** Received by the invoice and its top-ups together. */
+  received_amount: string
+  /** Still due. */
+  due_amount: string
+  /** The shopper may ask for a top-up now (`openCryptoTopUp`). */
+  can_pay_rest: boolean
+  /** The latest top-up invoice; while open, the shopper pays this one. */
+  top_up: CryptoTopUp | null
+}
+
+/** A top-up invoice: the rest, in the same coin. White-label fields are null on a hosted invoice. */
+export interface CryptoTopUp {
+  order_number: string
+  txn_id: string | null
+  invoice_url: string | null
+  status: string | null
+  shopper_status: CryptoInvoicePaymentStatus
+  psys_cid: string | null
+  currency: string | null
+  network?: string | null
+  /** What the top-up asks for, commission included. */
+  amount: string | null
+  received_amount: string | null
+  address: string | null
+  qr_code?: string | null
+  expires_at: string | null
 }
 
 /**
@@ -205,9 +240,11 @@ export type CryptoPaymentStatus =
   | "canceled"
   | "error"
   | "cart_changed"
+  /** The invoice ended short: the rest can be paid (a top-up is offered or open). */
+  | "rest_due"
 
-/** What the store route says about its current invoice (`invoice.shopper_status`): every status but `cart_changed`. */
-export type CryptoInvoicePaymentStatus = Exclude<CryptoPaymentStatus, "cart_changed">
+/** What the store route says about its current invoice (`invoice.shopper_status`): every status but `cart_changed` and `rest_due` (the kit's own). */
+export type CryptoInvoicePaymentStatus = Exclude<CryptoPaymentStatus, "cart_changed" | "rest_due">
 
 export interface CryptoPaymentState {
   status: CryptoPaymentStatus
@@ -238,4 +275,10 @@ export interface CryptoPaymentState {
   txUrls: string[]
   /** Money on earlier invoices the cart no longer uses: the store returns it; it never counts as paid. */
   abandonedPayments: CryptoAbandonedPayment[]
+  /**
+   * The rest of an invoice that ended short (status `rest_due`, or a top-up being paid): received so
+   * far, still due, whether a top-up may be asked for now. While a top-up is open, the payment
+   * fields above (address, amount, link, expiry) are the top-up's. Null otherwise.
+   */
+  rest: { receivedAmount: string; dueAmount: string; canPayRest: boolean; topUpOpen: boolean } | null
 }

@@ -1,5 +1,5 @@
 import { createWorkflow, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { acquireLockStep, releaseLockStep, useQueryGraphStep } from "@medusajs/medusa/core-flows"
+import { acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
 import { findCartCryptoInvoiceStep } from "./steps/find-cart-crypto-invoice"
 import { openCryptoTopUpStep } from "./steps/open-crypto-top-up"
 import { readCryptoPaymentStatusStep } from "./steps/read-crypto-payment-status"
@@ -22,12 +22,9 @@ export interface OpenCryptoTopUpWorkflowInput {
 export const openCryptoTopUpWorkflow = createWorkflow(openCryptoTopUpWorkflowId, (input: OpenCryptoTopUpWorkflowInput) => {
   const found = findCartCryptoInvoiceStep({ cart_id: input.cart_id, sales_channel_ids: input.sales_channel_ids })
   syncCryptoInvoiceWorkflow.runAsStep({ input: { invoice_id: found.latest_invoice_id } })
-  const { data: orderLinks } = useQueryGraphStep({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: input.cart_id } }).config({
-    name: "find-top-up-cart-order",
-  })
   const key = transform({ found }, ({ found }) => `crypto-invoice:${found.latest_invoice_id}`)
   acquireLockStep({ key, timeout: 30, ttl: 120 })
-  const openInput = transform({ found, orderLinks }, ({ found, orderLinks }) => ({ invoice_id: found.latest_invoice_id, order_placed: orderLinks.length > 0 }))
+  const openInput = transform({ found }, ({ found }) => ({ invoice_id: found.latest_invoice_id }))
   openCryptoTopUpStep(openInput)
   releaseLockStep({ key }).config({ name: "release-top-up-lock" })
   const status = readCryptoPaymentStatusStep({ cart_id: input.cart_id, invoice_id: found.invoice_id, live_session_ids: found.live_session_ids })

@@ -62,6 +62,14 @@ describe("parseCryptoOptions", () => {
     expect(messageOf({ ...valid, underpaidTolerancePercent: "-1" })).toMatch(/underpaidTolerancePercent must be a number from 0 to 100/)
   })
 
+  it("lets an order placed on detection wait 24 hours for the rest by default; payRestHours 0 cancels at once", () => {
+    expect(parseCryptoOptions(valid).payRestHours).toBe(24)
+    expect(parseCryptoOptions({ ...valid, payRestHours: 0 }).payRestHours).toBe(0)
+    expect(messageOf({ ...valid, payRestHours: 1.5 })).toMatch(/payRestHours must be a whole number of hours/)
+    expect(messageOf({ ...valid, payRestHours: -1 })).toMatch(/payRestHours must be at least 0/)
+    expect(messageOf({ ...valid, payRestHours: 721 })).toMatch(/payRestHours must be at most 720/)
+  })
+
   it("refuses a fractional expireMinutes", () => {
     expect(messageOf({ ...valid, expireMinutes: 1.5 })).toMatch(/expireMinutes must be a whole number/)
   })

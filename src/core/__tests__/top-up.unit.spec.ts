@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js"
 import type { AssessmentFields } from "../invoice-chain"
 import type { StatusPolicy } from "../payment-state"
-import { groupReceived, isOpenTopUp, topUpCommission, topUpGroupFields, topUpOrderNumber, topUpPlan, type TopUpFacts, type TopUpGroupRow } from "../top-up"
+import { groupReceived, isOpenTopUp, restHoldUntil, topUpCommission, topUpGroupFields, topUpOrderNumber, topUpPlan, type TopUpFacts, type TopUpGroupRow } from "../top-up"
 
 const policy: StatusPolicy = { orderOnDetection: false, underpaidTolerancePercent: new Decimal("1") }
 
@@ -23,7 +23,7 @@ const root = (over: Partial<TopUpGroupRow> = {}): TopUpGroupRow => ({
 const topUp = (over: Partial<TopUpGroupRow> = {}): TopUpGroupRow =>
   root({ id: "cinv_rest", order_number: "cart_1-rest", topup_of: "cinv_root", session_status: "pending", gateway_status: "new", expected_amount: "0.52133585", received_amount: null, txn_id: "INV-2", ...over })
 
-const facts = (over: Partial<TopUpFacts> = {}): TopUpFacts => ({ underpaidItemOpen: true, moneySentBack: false, orderPlaced: false, ...over })
+const facts = (over: Partial<TopUpFacts> = {}): TopUpFacts => ({ underpaidItemOpen: true, moneySentBack: false, orderCanceled: false, restExpired: false, ...over })
 
 describe("topUpPlan: whether the shopper may pay the rest", () => {
   it("opens a top-up for the exact shortfall in the root's coin, numbered after the root", () => {
@@ -65,8 +65,9 @@ describe("topUpPlan: whether the shopper may pay the rest", () => {
     expect(topUpPlan(root(), [], facts({ moneySentBack: true }))).toMatchObject({ kind: "refused", reason: "decided" })
   })
 
-  it("refuses when the cart has an order", () => {
-    expect(topUpPlan(root(), [], facts({ orderPlaced: true }))).toMatchObject({ kind: "refused", reason: "order_placed" })
+  it("refuses once the order placed on detection was canceled, or its time to wait for the rest passed", () => {
+    expect(topUpPlan(root(), [], facts({ orderCanceled: true }))).toMatchObject({ kind: "refused", reason: "order_canceled" })
+    expect(topUpPlan(root(), [], facts({ restExpired: true }))).toMatchObject({ kind: "refused", reason: "too_late" })
   })
 
   it("refuses while the coin is unknown (a hosted invoice not synced yet)", () => {
@@ -168,5 +169,33 @@ describe("topUpGroupFields: the root and its top-ups decide the session together
     expect(
       topUpGroupFields(fields(), [rest({ gateway_status: "pending", received_amount: "0.52133585" })], { ...policy, orderOnDetection: true }).root.session_status
     ).toBe("pending_authorization")
+  })
+})
+
+describe("restHoldUntil: an order placed on detection waits for the rest", () => {
+  const now = new Date("2026-11-26T12:00:00.000Z")
+  const short = { kind: "failed", gateway_status: "expired", refund_due_amount: "0.6" }
+
+  it("starts the window the first time the invoice ended short, and keeps it", () => {
+    const until = restHoldUntil(short, null, now, 24)
+    expect(until?.toISOString()).toBe("2026-11-27T12:00:00.000Z")
+    const later = new Date(now.getTime() + 3600 * 1000)
+    expect(restHoldUntil(short, until, later, 24)?.toISOString()).toBe(until?.toISOString())
+  })
+
+  it("lets the order be canceled once the window passed", () => {
+    expect(restHoldUntil(short, new Date(now.getTime() - 1), now, 24)).toBeNull()
+  })
+
+  it("holds nothing with payRestHours 0: the order is canceled at once", () => {
+    expect(restHoldUntil(short, null, now, 0)).toBeNull()
+  })
+
+  it.each([
+    ["expired with nothing received", { ...short, refund_due_amount: null }],
+    ["cancelled", { ...short, gateway_status: "cancelled" }],
+    ["paid", { ...short, kind: "paid" }],
+  ])("holds nothing for an invoice %s", (_, seen) => {
+    expect(restHoldUntil(seen, null, now, 24)).toBeNull()
   })
 })

@@ -147,12 +147,12 @@ class CryptoModuleService extends MedusaService({
    * asked afterwards, with the row's order number.
    */
   @InjectManager()
-  async reserveCryptoTopUp(input: { root_id: string; base: string; order_placed: boolean }, @MedusaContext() sharedContext: Context = {}): Promise<TopUpPlan & { id?: string }> {
+  async reserveCryptoTopUp(input: { root_id: string; base: string; order_canceled: boolean }, @MedusaContext() sharedContext: Context = {}): Promise<TopUpPlan & { id?: string }> {
     return this.reserveCryptoTopUp_(input, sharedContext)
   }
 
   @InjectTransactionManager()
-  protected async reserveCryptoTopUp_(input: { root_id: string; base: string; order_placed: boolean }, @MedusaContext() sharedContext: Context = {}): Promise<TopUpPlan & { id?: string }> {
+  protected async reserveCryptoTopUp_(input: { root_id: string; base: string; order_canceled: boolean }, @MedusaContext() sharedContext: Context = {}): Promise<TopUpPlan & { id?: string }> {
     const manager = sharedContext.transactionManager as SqlEntityManager
     await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [reservationLockKey(input.base)])
     const root = await this.retrieveCryptoInvoice(input.root_id, {}, sharedContext)
@@ -165,7 +165,8 @@ class CryptoModuleService extends MedusaService({
     const plan = topUpPlan(root as TopUpGroupRow, topUps as TopUpGroupRow[], {
       underpaidItemOpen: items.length > 0,
       moneySentBack: withdrawals.length > 0,
-      orderPlaced: input.order_placed,
+      orderCanceled: input.order_canceled,
+      restExpired: root.rest_until !== null && new Date(root.rest_until).getTime() <= Date.now(),
     })
     if (plan.kind !== "new") {
       return plan.kind === "existing" ? { ...plan, id: plan.topUp.id } : plan

@@ -31,6 +31,8 @@ export type CryptoPaymentPanelPart =
   | "overpaid"
   | "abandoned"
   | "newInvoice"
+  | "rest"
+  | "payRest"
   | "support"
 
 /** The merchant's contact, shown on the panel: an e-mail address, a link, or both. */
@@ -53,6 +55,11 @@ export interface CryptoPaymentPanelProps {
   onFailed?: CryptoPaymentCallback
   /** Offered on an expired, canceled or failed invoice, or after the cart changed: get a fresh one (e.g. a server action calling `refreshCryptoInvoice`). */
   onNewInvoice?: () => void | Promise<void>
+  /**
+   * Offered when the invoice ended short and the store allows paying the rest: ask the store for an
+   * invoice of the rest (e.g. a server action calling `openCryptoTopUp`); the panel then shows it.
+   */
+  onPayRest?: () => void | Promise<void>
   support?: CryptoSupportContact | null
   /** QR size in CSS pixels (default 192). */
   qrSize?: number
@@ -63,7 +70,7 @@ export interface CryptoPaymentPanelProps {
   children?: ReactNode
 }
 
-const OPEN_STATUSES = new Set(["new", "detected", "underpaid"])
+const OPEN_STATUSES = new Set(["new", "detected", "underpaid", "rest_due"])
 
 /**
  * White-label payment view: amount and address (each with a copy button), the amount explained
@@ -71,11 +78,12 @@ const OPEN_STATUSES = new Set(["new", "detected", "underpaid"])
  * gateway's commission when one is added: docs/storefront.md), the network, a QR code
  * and a wallet link where the coin has a payment URI, a countdown, then what happens: payment
  * detected with confirmations n/m, part paid with the amount still due, paid, overpaid, expired
- * with a "new invoice" action. Every state is said in words inside one `aria-live="polite"`
+ * with a "new invoice" action, ended short with a "pay the rest" action (then the top-up's amount,
+ * address and link). Every state is said in words inside one `aria-live="polite"`
  * region; `data-status` on the root carries it for styling.
  */
 export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
-  const { status = null, fetchStatus, support, qrSize, locale, classNames = {}, onNewInvoice, children } = props
+  const { status = null, fetchStatus, support, qrSize, locale, classNames = {}, onNewInvoice, onPayRest, children } = props
   const labels = resolveCryptoLabels(locale, props.labels)
   const polled = useCryptoPaymentStatus({
     fetchStatus: fetchStatus ?? (() => Promise.reject(new Error("CryptoPaymentPanel: no fetchStatus"))),
@@ -117,6 +125,18 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
       setRenewing(false)
     }
   }
+  const [payingRest, setPayingRest] = useState(false)
+  const payRest = async (): Promise<void> => {
+    if (!onPayRest) return
+    setPayingRest(true)
+    try {
+      await onPayRest()
+      if (fetchStatus !== undefined) refresh()
+    } finally {
+      setPayingRest(false)
+    }
+  }
+  const rest = state.rest
 
   return (
     <section className={cx("mpc-panel", classNames.root)} data-status={state.status}>
@@ -135,6 +155,14 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
         {state.status === "overpaid" && state.overpaidAmount !== null ? (
           <p className={cx("mpc-panel-overpaid", classNames.overpaid)}>
             {formatLabel(labels.overpaidNote, { amount: formatCryptoAmount(state.overpaidAmount, { locale, code }) })}
+          </p>
+        ) : null}
+        {rest !== null ? (
+          <p className={cx("mpc-panel-rest", classNames.rest)} data-received={rest.receivedAmount} data-due={rest.dueAmount}>
+            {formatLabel(labels.restSummary, {
+              received: formatCryptoAmount(rest.receivedAmount, { locale, code }),
+              due: formatCryptoAmount(rest.dueAmount, { locale, code }),
+            })}
           </p>
         ) : null}
         {state.abandonedPayments.map((payment) => (
@@ -206,6 +234,18 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
             </p>
           ) : null}
         </>
+      ) : null}
+
+      {rest !== null && rest.topUpOpen && state.address === null && state.invoiceUrl !== null ? (
+        <a className={cx("mpc-panel-rest-page", classNames.payRest)} href={state.invoiceUrl}>
+          {labels.openRestPaymentPage}
+        </a>
+      ) : null}
+
+      {rest !== null && !rest.topUpOpen && rest.canPayRest && onPayRest ? (
+        <button type="button" className={cx("mpc-panel-pay-rest", classNames.payRest)} onClick={() => void payRest()} disabled={payingRest} aria-busy={payingRest || undefined}>
+          {payingRest ? labels.creatingRestInvoice : labels.payRest}
+        </button>
       ) : null}
 
       {failed && onNewInvoice ? (

@@ -55,6 +55,16 @@ export interface CryptoLabels {
   statusError: string
   /** No current invoice: the cart changed after the invoice was made. */
   statusCartChanged: string
+  /** The invoice ended short and the rest can be paid. */
+  statusRestDue: string
+  /** Paying the rest: `{received}` and `{due}` (each with its coin). */
+  restSummary: string
+  /** The button that asks the store for an invoice of the rest. */
+  payRest: string
+  /** While that invoice is being made. */
+  creatingRestInvoice: string
+  /** A hosted top-up: the link to its payment page. */
+  openRestPaymentPage: string
   /** Money on an invoice the cart no longer uses: `{amount}` (with its coin), `{order}`, `{total}` (what that invoice was for). */
   abandonedPayment: string
   /** A coin whose minimum the cart total does not reach: `{minimum}` (coin), `{minimumFiat}`. */
@@ -124,6 +134,11 @@ export const englishLabels: CryptoLabels = {
   statusCanceled: "This invoice was canceled",
   statusError: "The payment could not be processed",
   statusCartChanged: "Your cart changed, so this invoice no longer applies. Please pay the new total.",
+  statusRestDue: "Your payment was short of the amount due. Pay the rest to complete your order.",
+  restSummary: "Received {received}. Still due: {due}.",
+  payRest: "Pay the rest",
+  creatingRestInvoice: "Preparing the payment of the rest…",
+  openRestPaymentPage: "Pay the rest on the payment page",
   abandonedPayment:
     "You sent {amount} to an earlier invoice ({order}, for {total}) that no longer matches your cart. It does not pay for your order: the store will send it back to you in the same coin. Please pay the new total.",
   coinBelowMinimum: "not available for this total: the minimum is {minimum} ({minimumFiat})",
@@ -185,6 +200,11 @@ export const germanLabels: CryptoLabels = {
   statusCanceled: "Diese Rechnung wurde storniert",
   statusError: "Die Zahlung konnte nicht verarbeitet werden",
   statusCartChanged: "Ihr Warenkorb hat sich geändert, diese Rechnung gilt nicht mehr. Bitte zahlen Sie den neuen Betrag.",
+  statusRestDue: "Ihre Zahlung war geringer als der fällige Betrag. Zahlen Sie den Rest, um die Bestellung abzuschließen.",
+  restSummary: "Erhalten: {received}. Noch offen: {due}.",
+  payRest: "Rest bezahlen",
+  creatingRestInvoice: "Die Zahlung des Rests wird vorbereitet…",
+  openRestPaymentPage: "Rest auf der Zahlungsseite bezahlen",
   abandonedPayment:
     "Sie haben {amount} an eine frühere Rechnung ({order}, über {total}) gesendet, die nicht mehr zu Ihrem Warenkorb passt. Sie bezahlt Ihre Bestellung nicht: Der Shop sendet sie Ihnen in derselben Kryptowährung zurück. Bitte zahlen Sie den neuen Betrag.",
   coinBelowMinimum: "für diesen Betrag nicht verfügbar: Mindestbetrag {minimum} ({minimumFiat})",
@@ -245,6 +265,8 @@ export function cryptoStatusText(status: CryptoPaymentStatus, labels: CryptoLabe
       return labels.statusError
     case "cart_changed":
       return labels.statusCartChanged
+    case "rest_due":
+      return labels.statusRestDue
   }
 }
 

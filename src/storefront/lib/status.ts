@@ -19,6 +19,56 @@ const decimalOrNull = (value: string | null | undefined): string | null => (isDe
  * paid: the store returns it.
  */
 export function toCryptoPaymentState(response: CryptoPaymentStatusResponse | null | undefined): CryptoPaymentState {
+  const rested = restState(response)
+  if (rested !== null) return rested
+  return invoiceState(response)
+}
+
+/** The top-up statuses in which it still takes the shopper's money. */
+const TOP_UP_OPEN: ReadonlySet<string> = new Set(["new", "detected", "underpaid", "pending"])
+
+/**
+ * An invoice that ended short whose rest can be paid (`rest_due`), or whose top-up is being paid:
+ * the top-up's payment fields, the group's received and due amounts. A paid group is the invoice's
+ * own `paid` (the store answers it so), never this.
+ */
+function restState(response: CryptoPaymentStatusResponse | null | undefined): CryptoPaymentState | null {
+  const invoice = response?.invoice ?? null
+  const rest = invoice?.rest ?? null
+  if (invoice === null || rest === null || !isDecimalString(rest.received_amount) || !isDecimalString(rest.due_amount)) return null
+  const topUp = rest.top_up
+  const topUpOpen = topUp !== null && TOP_UP_OPEN.has(topUp.shopper_status)
+  if (!topUpOpen && !rest.can_pay_rest) return null
+  const base = invoiceState(response)
+  const restFields = { receivedAmount: rest.received_amount, dueAmount: rest.due_amount, canPayRest: rest.can_pay_rest, topUpOpen }
+  if (!topUpOpen || topUp === null) {
+    return { ...base, status: "rest_due", final: false, amountDue: rest.due_amount, address: null, expiresAt: null, rest: restFields }
+  }
+  const status: CryptoPaymentStatus = topUp.shopper_status === "new" || topUp.shopper_status === "pending" ? "rest_due" : topUp.shopper_status
+  const amount = decimalOrNull(topUp.amount)
+  return {
+    ...base,
+    status,
+    final: false,
+    psysCid: topUp.psys_cid ?? base.psysCid,
+    currency: topUp.currency ?? base.currency,
+    address: topUp.address,
+    invoiceUrl: topUp.invoice_url,
+    amount,
+    // The top-up asks for the rest: the order's breakdown (total, rate, commission) is the first invoice's.
+    commissionAmount: null,
+    sourceAmount: null,
+    sourceRate: null,
+    amountDue: amount,
+    receivedAmount: rest.received_amount,
+    confirmations: null,
+    expiresAt: topUp.expires_at,
+    txUrls: [],
+    rest: restFields,
+  }
+}
+
+function invoiceState(response: CryptoPaymentStatusResponse | null | undefined): CryptoPaymentState {
   const invoice = response?.invoice ?? null
   const amount = decimalOrNull(invoice?.amount) ?? decimalOrNull(invoice?.expected_amount)
   const pendingAmount = decimalOrNull(invoice?.pending_amount)
@@ -49,6 +99,7 @@ export function toCryptoPaymentState(response: CryptoPaymentStatusResponse | nul
     abandonedPayments: (response?.abandoned_payments ?? []).filter(
       (payment): payment is CryptoAbandonedPayment => typeof payment === "object" && payment !== null && isDecimalString(payment.received_amount)
     ),
+    rest: null,
   }
 }
 

@@ -39,6 +39,17 @@ export async function refreshCryptoInvoice(query: RefreshInvoiceQuery): Promise<
   return parsePaymentStatus(await storeRequest(query, "POST", path, body), path)
 }
 
+/**
+ * `POST /store/crypto/payment-sessions/top-up`: pay the rest of an invoice that ended short. The
+ * store opens an invoice of the shortfall in the same coin (or answers the open one again) and
+ * answers the status with it in `invoice.rest.top_up`; 400 with the reason when there is no rest to
+ * pay (nothing short, the shop already refunded the money, the order was canceled).
+ */
+export async function openCryptoTopUp(query: CartQuery): Promise<CryptoPaymentStatusResponse> {
+  const path = "/store/crypto/payment-sessions/top-up"
+  return parsePaymentStatus(await storeRequest(query, "POST", path, { cart_id: requireCartId(query.cartId) }), path)
+}
+
 /** `GET /store/crypto/currencies?cart_id=`: the coins of the cart's region and the cart total in each. */
 export async function listCryptoCurrencies(query: CartQuery): Promise<CryptoCurrenciesResponse> {
   const path = `/store/crypto/currencies?cart_id=${encodeURIComponent(requireCartId(query.cartId))}`

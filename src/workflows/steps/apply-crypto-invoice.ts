@@ -9,6 +9,8 @@ import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, ty
 import { invoiceAttentions, type InvoiceBeforeSync } from "../../core/attention"
 import type { AssessmentFields } from "../../core/invoice-chain"
 import type { CryptoInvoiceAssessment } from "./assess-crypto-invoice"
+import { DEFAULT_PAY_REST_HOURS } from "../../core/options"
+import { restHoldUntil } from "../../core/top-up"
 import { applyCryptoTopUps } from "./apply-crypto-top-ups"
 import { raiseCryptoAttentions } from "./raise-crypto-attention"
 
@@ -116,7 +118,7 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
 
 /** The assessment of an invoice that exists at the gateway (every field set), else undefined. */
 function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefined {
-  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money, top_ups: _topUps, ...amounts } = input
+  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money, top_ups: _topUps, pay_rest_hours: _hours, ...amounts } = input
   if (kind === null || session_status === null || gateway_status === null || active_txn_id === null) return undefined
   return { ...amounts, kind, session_status, gateway_status, active_txn_id, siblings_with_money: siblings_with_money ?? [] }
 }
@@ -199,6 +201,7 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
 
   const cartId = invoice.cart_id
   let orderId = cartId === null ? null : await orderIdForCart(query, cartId)
+  let restUntil: Date | null = null
   switch (target) {
     case "captured": {
       const settled = (await capturedPaymentExists(query, sessionId)) && (cartId === null || orderId !== null)
@@ -216,8 +219,16 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
       break
     }
     case "canceled": {
-      if (orderId !== null) {
+      // An order placed on detection whose invoice ended short waits for the rest for a while
+      // (docs/attention.md#paying-the-rest); then, or for any other end, it is canceled.
+      // Only an invoice that ends short now, or whose order already waits: never one canceled before.
+      const waits = orderId !== null && (current !== "canceled" || invoice.rest_until !== null)
+      restUntil = waits ? restHoldUntil(input, invoice.rest_until === null ? null : new Date(invoice.rest_until), new Date(), input.pay_rest_hours ?? DEFAULT_PAY_REST_HOURS) : null
+      if (orderId !== null && restUntil === null) {
         await cancelOrderPlacedOnDetection(deps, orderId, invoice.order_number)
+      }
+      if (restUntil !== null) {
+        logger.warn(`crypto invoice ${invoice.order_number}: ended short; order ${orderId} waits for the rest until ${restUntil.toISOString()}, then it is canceled`)
       }
       break
     }
@@ -237,7 +248,7 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
     logger.warn(`crypto invoice ${invoice.order_number}: cart ${cartId} could not be completed yet; the reconciliation job will retry`)
     return respond("incomplete", current, null)
   }
-  await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: target, order_id: orderId })
+  await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: target, order_id: orderId, rest_until: restUntil })
   return respond("applied", target, orderId)
 }
 

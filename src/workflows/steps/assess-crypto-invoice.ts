@@ -17,6 +17,8 @@ export type CryptoInvoiceAssessment = { invoice_id: string } & { [K in keyof Ass
    * amounts and the group's verdict; the invoice's own fields then carry the group's verdict too.
    */
   top_ups?: TopUpAssessment[]
+  /** The `payRestHours` option in force (docs/attention.md#paying-the-rest). */
+  pay_rest_hours?: number
 }
 
 export const assessCryptoInvoiceStepId = "assess-crypto-invoice"
@@ -88,6 +90,7 @@ export const assessCryptoInvoiceStep = createStep(
         currency: fields.currency ?? (fields.psys_cid === null ? invoice.currency : null),
         siblings_with_money: siblings,
         ...(group.topUps.length > 0 ? { top_ups: group.topUps } : {}),
+        pay_rest_hours: options.payRestHours,
       })
     } catch (error) {
       throw toMedusaError(error, `Checking crypto invoice ${invoice.order_number}`)

@@ -48,6 +48,9 @@ export const listCryptoWorkStep = createStep(
           // Abandoned by a cart change: read while the gateway may still take money on it, so its
           // money stays visible in Needs attention until someone decides.
           { session_status: "abandoned", gateway_status: { $nin: [...SETTLED_GATEWAY_STATUSES] } },
+          // An order placed on detection that waited for the rest in vain: the sync cancels it
+          // (docs/attention.md#paying-the-rest).
+          { session_status: "canceled", rest_until: { $lt: new Date() } },
         ],
       },
       { select: ["id"], take: input.limit, order: { updated_at: "ASC" } }

@@ -13,8 +13,21 @@ export const openCryptoTopUpStepId = "open-crypto-top-up"
 export interface OpenCryptoTopUpInput {
   /** The invoice that ended short (the root). */
   invoice_id: string
-  /** The cart has an order already. */
-  order_placed: boolean
+}
+
+/** The part of Query these reads need. */
+interface OrderQuery {
+  graph(input: { entity: string; fields: string[]; filters: Record<string, unknown> }): Promise<{ data: Array<Record<string, unknown> | undefined> }>
+}
+
+/** Whether the cart's order (placed on detection) was canceled: then its rest can no longer be paid. */
+export async function cartOrderCanceled(query: OrderQuery, cartId: string | null): Promise<boolean> {
+  if (cartId === null) return false
+  const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  const orderId = links[0]?.order_id
+  if (typeof orderId !== "string") return false
+  const { data: orders } = await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
+  return orders[0]?.status === "canceled"
 }
 
 /**
@@ -29,7 +42,8 @@ export const openCryptoTopUpStep = createStep(openCryptoTopUpStepId, async (inpu
   const cryptoModule = resolveCryptoModule(container)
   const root = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
   const base = root.cart_id ?? root.payment_collection_id
-  const plan = await cryptoModule.reserveCryptoTopUp({ root_id: root.id, base, order_placed: input.order_placed })
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const plan = await cryptoModule.reserveCryptoTopUp({ root_id: root.id, base, order_canceled: await cartOrderCanceled(query, root.cart_id) })
   if (plan.kind === "refused" || plan.id === undefined) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, plan.kind === "refused" ? plan.message : "No rest to pay")
   }
@@ -43,7 +57,6 @@ export const openCryptoTopUpStep = createStep(openCryptoTopUpStepId, async (inpu
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `crypto top-up ${row.order_number} has no coin or amount`)
   }
   const { client, options } = await resolveCryptoProvider(container, root.provider_id, "cached")
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data: carts } = root.cart_id === null ? { data: [] } : await query.graph({ entity: "cart", fields: ["email"], filters: { id: root.cart_id } })
   const email: unknown = carts[0]?.email
   const cartId = root.cart_id ?? undefined

@@ -9,6 +9,7 @@ import { GatewayStatus, knownStatusOf, shopperStatusOf, type KnownStatus, type S
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { CART_NOT_FOUND_MESSAGE } from "./find-cart-crypto-invoice"
+import { cartOrderCanceled } from "./open-crypto-top-up"
 
 /** Block confirmations of the payment: `required` is what the invoice needs to complete (spec §2.1). */
 export interface CryptoPaymentConfirmations {
@@ -269,7 +270,7 @@ export const readCryptoPaymentStatusStep = createStep(
     let view: StoreCryptoPaymentInvoice | null = null
     if (invoice !== undefined) {
       const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: invoice.session_id } })
-      view = await invoiceView(cryptoModule, invoice, (sessions[0]?.data as Record<string, unknown> | null | undefined) ?? {})
+      view = await invoiceView(cryptoModule, invoice, (sessions[0]?.data as Record<string, unknown> | null | undefined) ?? {}, () => cartOrderCanceled(query, input.cart_id))
     }
     // Their accounts never hold the order's money (src/core/account.ts): what left is summed from
     // the withdrawals that name them (a refund of the abandoned payment).
@@ -302,13 +303,18 @@ export const readCryptoPaymentStatusStep = createStep(
 )
 
 /** The current invoice as the storefront shows it, with its payment session's data. */
-async function invoiceView(cryptoModule: CryptoModuleService, invoice: InvoiceRow, sessionData: Record<string, unknown>): Promise<StoreCryptoPaymentInvoice> {
+async function invoiceView(
+  cryptoModule: CryptoModuleService,
+  invoice: InvoiceRow,
+  sessionData: Record<string, unknown>,
+  orderCanceled: () => Promise<boolean>
+): Promise<StoreCryptoPaymentInvoice> {
   const view = await invoiceFields(cryptoModule, invoice, sessionData)
-  return { ...view, shopper_status: shopperStatusOf(view), rest: await restOf(cryptoModule, invoice) }
+  return { ...view, shopper_status: shopperStatusOf(view), rest: await restOf(cryptoModule, invoice, orderCanceled) }
 }
 
 /** The rest of an invoice that ended short and its top-ups (docs/attention.md#paying-the-rest). */
-async function restOf(cryptoModule: CryptoModuleService, root: InvoiceRow): Promise<StoreCryptoPaymentRest | null> {
+async function restOf(cryptoModule: CryptoModuleService, root: InvoiceRow, orderCanceled: () => Promise<boolean>): Promise<StoreCryptoPaymentRest | null> {
   const topUps = await cryptoModule.listCryptoInvoices({ topup_of: root.id }, { order: { created_at: "ASC" } })
   const endedShort = root.session_status === "canceled" && root.received_amount !== null && exact(root.received_amount).gt(0)
   if (topUps.length === 0 && !endedShort) return null
@@ -320,7 +326,8 @@ async function restOf(cryptoModule: CryptoModuleService, root: InvoiceRow): Prom
   const plan = topUpPlan(root as TopUpGroupRow, topUps as TopUpGroupRow[], {
     underpaidItemOpen: items.length > 0,
     moneySentBack: withdrawals.length > 0,
-    orderPlaced: root.order_id !== null,
+    orderCanceled: await orderCanceled(),
+    restExpired: root.rest_until !== null && new Date(root.rest_until).getTime() <= Date.now(),
   })
   const same = topUps.filter((row) => row.psys_cid === root.psys_cid)
   const commissions = same.map((row) => topUpCommission(row.topup_details) ?? "0")

@@ -76,6 +76,12 @@ export const CryptoInvoice = model
      * top-up has no session of its own.
      */
     topup_details: model.json().nullable(),
+    /**
+     * Until when an order placed on detection waits for the rest after this invoice ended short
+     * (docs/attention.md#paying-the-rest); the order is canceled when it passes unpaid. Null when
+     * no order is held.
+     */
+    rest_until: model.dateTime().nullable(),
   })
   .indexes([
     { on: ["order_number"], unique: true },
