@@ -7,6 +7,7 @@
 // `node scripts/storefront-browser-test.js` (starts a demo) or `-- --attach` (a running `npm run demo`).
 const fs = require("fs")
 const path = require("path")
+const Decimal = require("decimal.js")
 
 const root = path.resolve(__dirname, "..")
 const shots = path.join(root, "docs", "screenshots")
@@ -232,6 +233,43 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       await page.locator('.mpc-panel[data-status="underpaid"]').waitFor({ timeout: 60000 })
       await page.locator(".mpc-panel-underpaid").waitFor()
       await shot(page, "white-label-underpaid")
+    })
+  )
+
+  await step("storefront: an invoice that expired short offers the rest, whose top-up is paid and completes the order", () =>
+    withShopper({}, async ({ context, page }) => {
+      await toPaymentStep(page, sf)
+      await choosePayment(page, WHITE_LABEL, "LTC")
+      await page.locator(".mpc-panel").waitFor()
+      const cartId = await cartIdOf(context)
+      const first = (await paymentStatus(demo, cartId)).invoice
+      const half = new Decimal(first.amount).times("0.5").toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed()
+      await control(`/invoices/${encodeURIComponent(first.txn_id)}/pay`, { amount: half })
+      await control("/clock/advance", { seconds: 7200 })
+      // The invoice ended short (docs/attention.md#paying-the-rest): received, still due, one button.
+      await page.locator('.mpc-panel[data-status="rest_due"]').waitFor({ timeout: 90000 })
+      const summary = (await page.locator(".mpc-panel-rest").textContent()) || ""
+      const due = new Decimal(first.amount).minus(half).toFixed()
+      if (!summary.includes(half) || !summary.includes(due)) throw new Error(`the panel says "${summary}"; received ${half}, due ${due}`)
+      await shot(page, "white-label-rest-due")
+      await page.getByRole("button", { name: "Pay the rest" }).click()
+      const shown = await waitFor("the panel to show the top-up's address", async () => {
+        const text = ((await page.locator(".mpc-panel-address code").first().textContent().catch(() => "")) || "").trim()
+        return text !== "" && text !== first.address ? text : null
+      })
+      const { invoice } = await paymentStatus(demo, cartId)
+      const topUp = invoice.rest && invoice.rest.top_up
+      if (!topUp || topUp.address !== shown || topUp.order_number !== `${first.order_number}-rest` || topUp.psys_cid !== "LTC") {
+        throw new Error(`the panel shows ${shown}; the store's top-up is ${JSON.stringify(topUp)}`)
+      }
+      const asked = await page.locator(".mpc-panel-amount [data-amount]").getAttribute("data-amount")
+      if (asked !== topUp.amount) throw new Error(`the panel asks ${asked}; the top-up asks ${topUp.amount}`)
+      await shot(page, "white-label-rest-invoice")
+      await control(`/invoices/${encodeURIComponent(topUp.txn_id)}/pay`)
+      await page.waitForURL(/\/order\/[^/]+\/confirmed$/, { timeout: 90000 })
+      const after = await paymentStatus(demo, cartId)
+      if (!after.order_id || after.invoice.session_status !== "captured") throw new Error(`after the rest: ${JSON.stringify({ order: after.order_id, session: after.invoice.session_status })}`)
+      await expectNoCart(context)
     })
   )
 

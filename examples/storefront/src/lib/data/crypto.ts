@@ -4,6 +4,7 @@ import {
   getCryptoPaymentStatus,
   initiateCryptoSession,
   listCryptoCurrencies,
+  openCryptoTopUp,
   resolveCryptoReturn,
   type CryptoCurrenciesResponse,
   type CryptoPaymentStatusResponse,
@@ -55,6 +56,16 @@ export async function choosePayment(formData: FormData): Promise<void> {
  * A new invoice for an expired one, keeping the cart (POST /store/crypto/payment-sessions/refresh:
  * the store re-reads the old invoice and re-initiates the session through Medusa's own workflow).
  */
+/**
+ * "Pay the rest" on the payment panel: the invoice ended short, the store opens an invoice of the
+ * rest in the same coin (or answers the open one), and the panel shows it.
+ */
+export async function payCryptoRest(): Promise<CryptoPaymentStatusResponse> {
+  const cartId = await getCartId()
+  if (cartId === undefined) throw new Error("No cart")
+  return openCryptoTopUp({ ...storeConnection, cartId })
+}
+
 export async function renewCryptoInvoice(): Promise<CryptoPaymentStatusResponse> {
   const cartId = await getCartId()
   if (cartId === undefined) throw new Error("No cart")
