@@ -16,6 +16,7 @@ import {
   requestFailure,
   controlOf,
   startCryptoCheckout,
+  storefrontHeaders,
   startTestSandbox,
   type TestSandbox,
 } from "./helpers"
@@ -804,6 +805,73 @@ medusaIntegrationTestRunner({
         const { data } = await admin().post("/admin/crypto/settings/test", {}, auth)
         expect(data).toMatchObject({ ok: true })
         expect(JSON.stringify(data)).not.toContain(shop.secretKey)
+      })
+    })
+    describe("refunds the shopper claims (docs/money-out.md#refunds-the-shopper-claims)", () => {
+      it("starts a refund without an address; the shopper's link shows it, takes one address once, and the merchant sees it waiting, then sent", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+        const { total, precision } = await dueAt(txnId)
+        const paid = total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP)
+        await controlOf(sandbox, shop).pay(txnId, { amount: paid.toFixed() })
+        await callbacksDeliveredAndProcessed(sandbox, container)
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        const surplus = paid.minus(total).toFixed()
+        const headers = { headers: storefrontHeaders(store) }
+
+        const created = await admin().post("/admin/crypto/refund-claims", { order_id: orderId, kind: "overpayment" }, auth)
+        expect(created.data.claim).toMatchObject({ amount: surplus, psys_cid: "ETH" })
+        const link = new URL(created.data.link)
+        expect(`${link.origin}${link.pathname}`).toBe("http://localhost:8000/checkout/crypto/refund")
+        const token = link.searchParams.get("token") ?? ""
+        const seen = await api.get(`/store/crypto/refund-claims?token=${token}`, headers)
+        expect(seen.data.claim).toMatchObject({ status: "waiting", amount: surplus, psys_cid: "ETH", network: "ETH", address: null, tx_url: null })
+        const waiting = await admin().get(`/admin/crypto/refund-claims?order_id=${orderId}`, auth)
+        expect(waiting.data.claims).toEqual([expect.objectContaining({ status: "waiting", amount: surplus, psys_cid: "ETH", address: null })])
+        // Only the token's hash is kept: nothing the admin reads carries the token.
+        expect(JSON.stringify(waiting.data)).not.toContain(token)
+
+        const address = ethAddress()
+        const claimed = await api.post("/store/crypto/refund-claims", { token, address }, headers)
+        expect(claimed.data.claim).toMatchObject({ status: "sent", address, amount: surplus })
+        // A double submit asks again with the same key: nothing is sent twice.
+        const again = await api.post("/store/crypto/refund-claims", { token, address }, headers)
+        expect(again.data.claim).toMatchObject({ status: "sent", address })
+        expect(await cashOutAmountsAtGateway(address)).toEqual([surplus])
+        const other = ethAddress()
+        const refused = await requestFailure(api.post("/store/crypto/refund-claims", { token, address: other }, headers))
+        expect(refused.status).toBe(400)
+        expect(refused.message).toContain("already claimed")
+        expect(await cashOutAmountsAtGateway(other)).toEqual([])
+        const sent = await admin().get(`/admin/crypto/refund-claims?order_id=${orderId}`, auth)
+        expect(sent.data.claims).toEqual([expect.objectContaining({ status: "sent", address, withdrawal_id: expect.any(String) })])
+        expect((await requestFailure(admin().post(`/admin/crypto/refund-claims/${created.data.claim.id}/revoke`, {}, auth))).message).toContain("already claimed")
+      })
+
+      it("a revoked link and an unknown token send nothing and say why", async () => {
+        const container = getContainer()
+        const store = await createCryptoStore(container)
+        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+        const { total, precision } = await dueAt(txnId)
+        await controlOf(sandbox, shop).pay(txnId, { amount: total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP).toFixed() })
+        await callbacksDeliveredAndProcessed(sandbox, container)
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        const headers = { headers: storefrontHeaders(store) }
+        const created = await admin().post("/admin/crypto/refund-claims", { order_id: orderId, kind: "overpayment", expires_in_hours: 2 }, auth)
+        const token = new URL(created.data.link).searchParams.get("token") ?? ""
+        await admin().post(`/admin/crypto/refund-claims/${created.data.claim.id}/revoke`, {}, auth)
+
+        expect((await api.get(`/store/crypto/refund-claims?token=${token}`, headers)).data.claim.status).toBe("revoked")
+        const address = ethAddress()
+        const refused = await requestFailure(api.post("/store/crypto/refund-claims", { token, address }, headers))
+        expect(refused).toMatchObject({ status: 400, message: expect.stringContaining("withdrawn") })
+        expect(await cashOutAmountsAtGateway(address)).toEqual([])
+        const unknown = await requestFailure(api.get(`/store/crypto/refund-claims?token=${"A".repeat(43)}`, headers))
+        expect(unknown).toMatchObject({ status: 404, message: "This refund link is not valid" })
+        const malformed = await requestFailure(api.get("/store/crypto/refund-claims?token=short", headers))
+        expect(malformed.status).toBe(400)
+        expect(malformed.message).toContain("token")
       })
     })
   },

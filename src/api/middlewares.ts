@@ -1,5 +1,12 @@
 import { defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
-import { StoreGetCryptoCurrencies, StoreGetCryptoPaymentStatus, StorePostCryptoPaymentSessionRefresh, StorePostCryptoTopUp } from "./store/crypto/validators"
+import {
+  StoreGetCryptoCurrencies,
+  StoreGetCryptoPaymentStatus,
+  StoreGetCryptoRefundClaim,
+  StorePostCryptoPaymentSessionRefresh,
+  StorePostCryptoRefundClaim,
+  StorePostCryptoTopUp,
+} from "./store/crypto/validators"
 import { adminCryptoMiddlewares } from "./admin/crypto/middlewares-config"
 
 export default defineMiddlewares({
@@ -32,6 +39,16 @@ export default defineMiddlewares({
       matcher: "/store/crypto/payment-sessions/top-up",
       methods: ["POST"],
       middlewares: [validateAndTransformBody(StorePostCryptoTopUp)],
+    },
+    {
+      matcher: "/store/crypto/refund-claims",
+      methods: ["GET"],
+      middlewares: [validateAndTransformQuery(StoreGetCryptoRefundClaim, {})],
+    },
+    {
+      matcher: "/store/crypto/refund-claims",
+      methods: ["POST"],
+      middlewares: [validateAndTransformBody(StorePostCryptoRefundClaim)],
     },
   ],
 })

@@ -8,6 +8,7 @@ import { CryptoCallback } from "./models/crypto-callback"
 import { CryptoExchange } from "./models/crypto-exchange"
 import { CryptoInvoice } from "./models/crypto-invoice"
 import { CryptoRateCache } from "./models/crypto-rate-cache"
+import { CryptoRefundClaim } from "./models/crypto-refund-claim"
 import { CryptoSetting } from "./models/crypto-setting"
 import { CryptoSyncCursor } from "./models/crypto-sync-cursor"
 import { CryptoWithdrawal } from "./models/crypto-withdrawal"
@@ -55,6 +56,7 @@ class CryptoModuleService extends MedusaService({
   CryptoExchange,
   CryptoInvoice,
   CryptoRateCache,
+  CryptoRefundClaim,
   CryptoSetting,
   CryptoSyncCursor,
   CryptoWithdrawal,
@@ -212,6 +214,23 @@ class CryptoModuleService extends MedusaService({
     const root = await this.retrieveCryptoInvoice(topUp.topup_of, {}, sharedContext)
     await this.deleteCryptoInvoices(topUp.id, sharedContext)
     await this.updateCryptoInvoices({ id: root.id, session_status: "canceled", refund_due_amount: root.received_amount }, sharedContext)
+  }
+
+  /**
+   * Takes a waiting, unexpired claim for `address`, once: one atomic update from `waiting` to
+   * `claimed` (docs/money-out.md#refunds-the-shopper-claims). The claim's id when this call took it,
+   * null when it was not waiting (claimed by another request, revoked, expired, unknown).
+   */
+  @InjectManager()
+  async claimCryptoRefundClaim(input: { token_hash: string; address: string }, @MedusaContext() sharedContext: Context = {}): Promise<string | null> {
+    const manager = sharedContext.manager as SqlEntityManager
+    const rows: Array<Record<string, unknown>> = await manager.execute(
+      `update "crypto_refund_claim" set "status" = 'claimed', "address" = ?, "claimed_at" = now(), "error" = null, "updated_at" = now() ` +
+        `where "token_hash" = ? and "status" = 'waiting' and "expires_at" > now() and "deleted_at" is null returning "id"`,
+      [input.address, input.token_hash]
+    )
+    const id = rows[0]?.id
+    return typeof id === "string" ? id : null
   }
 
   /**

@@ -3,6 +3,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { accountOfInvoices, invoiceAccount, type InvoiceAccount } from "../../core/account"
 import { Decimal } from "decimal.js"
 import { exact, sumAmounts } from "../../core/money"
+import { networkOf } from "../../core/network"
 import { groupReceived, topUpCommission, topUpPlan, type TopUpGroupRow } from "../../core/top-up"
 import { isDecimalString } from "../../gateway/core/money"
 import { GatewayStatus, knownStatusOf, shopperStatusOf, type KnownStatus, type ShopperPaymentStatus } from "../../core/payment-state"
@@ -189,11 +190,7 @@ function qrDataUrl(value: unknown): string | null {
   return raw.startsWith("data:") ? raw : `data:image/png;base64,${raw}`
 }
 
-export function networkOf(psysCid: string | null): string | null {
-  if (psysCid === null) return null
-  const cut = psysCid.lastIndexOf("_")
-  return cut > 0 && cut < psysCid.length - 1 ? psysCid.slice(cut + 1) : psysCid
-}
+export { networkOf }
 
 /** The rate the session data keeps (`source_rate`, spec §2.1): a plain decimal string above zero, else null. */
 export function sessionSourceRate(sessionData: Record<string, unknown>): string | null {

@@ -4,6 +4,8 @@ import {
   AdminCreateCryptoDeposit,
   AdminCreateCryptoExchange,
   AdminCreateCryptoRefund,
+  AdminCreateCryptoRefundClaim,
+  AdminCryptoRefundClaimsQuery,
   AdminCreateCryptoWithdrawal,
   AdminCryptoBalancesQuery,
   AdminCryptoCurrenciesQuery,
@@ -48,6 +50,9 @@ export const adminCryptoMiddlewares: MiddlewareRoute[] = [
   { matcher: "/admin/crypto/exchanges/:id/resolve", methods: ["POST"], middlewares: [validateAndTransformBody(AdminResolveCryptoExchange)] },
   { matcher: "/admin/crypto/refunds/quote", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoRefundQuote)] },
   { matcher: "/admin/crypto/refunds", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCreateCryptoRefund)] },
+  // Refunds the shopper claims (docs/money-out.md#refunds-the-shopper-claims).
+  { matcher: "/admin/crypto/refund-claims", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCreateCryptoRefundClaim)] },
+  { matcher: "/admin/crypto/refund-claims", methods: ["GET"], middlewares: [query(AdminCryptoRefundClaimsQuery)] },
   { matcher: "/admin/crypto/settings", methods: ["GET"], middlewares: [query(AdminCryptoProviderQuery)] },
   { matcher: "/admin/crypto/settings", methods: ["POST"], middlewares: [validateAndTransformBody(AdminUpdateCryptoSettings)] },
   { matcher: "/admin/crypto/settings/test", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoTestConnection)] },

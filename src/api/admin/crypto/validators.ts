@@ -232,6 +232,31 @@ export const AdminCreateCryptoRefund = z
   .refine((value) => value.kind !== "refund" || value.rate !== undefined, { message: "rate is required for a refund: confirm the rate shown in the quote", path: ["rate"] })
 export type AdminCreateCryptoRefundType = z.infer<typeof AdminCreateCryptoRefund>
 
+/** POST /admin/crypto/refund-claims: a refund the shopper claims with their own address (docs/money-out.md#refunds-the-shopper-claims). */
+export const AdminCreateCryptoRefundClaim = z
+  .object({
+    order_id: z.string({ error: "order_id is required" }).trim().min(1, "order_id is required"),
+    kind: z.enum(["refund", "overpayment", "underpayment"], { error: "kind must be refund, overpayment or underpayment" }).default("refund"),
+    payment_id: z.string().trim().min(1).optional(),
+    amount: positiveDecimal("amount").optional(),
+    rate: positiveDecimal("rate").optional(),
+    fee_plan: feePlan.default("normal"),
+    note: z.string().trim().max(500, "note must be at most 500 characters").optional(),
+    expires_in_hours: z
+      .number({ error: "expires_in_hours must be a whole number of hours, e.g. 168" })
+      .int("expires_in_hours must be a whole number of hours, e.g. 168")
+      .min(1, "expires_in_hours must be at least 1")
+      .max(720, "expires_in_hours must be at most 720 (30 days)")
+      .optional(),
+  })
+  .strict()
+  .refine((value) => value.kind !== "refund" || value.rate !== undefined, { message: "rate is required for a refund: confirm the rate shown in the quote", path: ["rate"] })
+export type AdminCreateCryptoRefundClaimType = z.infer<typeof AdminCreateCryptoRefundClaim>
+
+/** GET /admin/crypto/refund-claims?order_id= */
+export const AdminCryptoRefundClaimsQuery = z.object({ order_id: z.string({ error: "order_id is required" }).trim().min(1, "order_id is required") })
+export type AdminCryptoRefundClaimsQueryType = z.infer<typeof AdminCryptoRefundClaimsQuery>
+
 export const AdminUpdateCryptoSettings = z
   .object({
     provider_id: z.string().optional(),

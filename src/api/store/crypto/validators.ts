@@ -28,3 +28,26 @@ export type StorePostCryptoPaymentSessionRefreshType = z.infer<typeof StorePostC
 /** POST /store/crypto/payment-sessions/top-up: pay the rest of an invoice that ended short. */
 export const StorePostCryptoTopUp = z.object({ cart_id: cartId }).strict()
 export type StorePostCryptoTopUpType = z.infer<typeof StorePostCryptoTopUp>
+
+const claimToken = z
+  .string({ error: "token is required: the token of the refund link" })
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{43}$/, "token must be the token of the refund link (43 letters, digits, - and _)")
+
+/** GET /store/crypto/refund-claims?token= */
+export const StoreGetCryptoRefundClaim = z.object({ token: claimToken })
+export type StoreGetCryptoRefundClaimType = z.infer<typeof StoreGetCryptoRefundClaim>
+
+/** POST /store/crypto/refund-claims: the shopper's address for a refund link. */
+export const StorePostCryptoRefundClaim = z
+  .object({
+    token: claimToken,
+    address: z
+      .string({ error: "address is required: your address for this coin and network" })
+      .trim()
+      .min(1, "address is required: your address for this coin and network")
+      .max(256, "address is too long")
+      .regex(/^[^\s,;]+$/, "address must be one address, without spaces, commas or semicolons"),
+  })
+  .strict()
+export type StorePostCryptoRefundClaimType = z.infer<typeof StorePostCryptoRefundClaim>

@@ -1,3 +1,4 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { Decimal } from "decimal.js"
@@ -90,6 +91,15 @@ export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, asy
   if (recorded !== undefined) {
     return new StepResponse(replayOfRecordedRefund(recorded, input))
   }
+  return new StepResponse(await prepareCryptoRefund(container, input))
+})
+
+/**
+ * What a new refund sends: its coin, amount and recipient, checked against what the order still
+ * has to give back. Also what a refund claim shows the shopper before any address is known
+ * (docs/money-out.md#refunds-the-shopper-claims).
+ */
+export async function prepareCryptoRefund(container: MedusaContainer, input: CreateCryptoRefundInput): Promise<ReserveCryptoWithdrawalInput> {
   await refuseWhileFailedUndecided(container, input.order_id)
   const base = {
     amount_field: "amount",
@@ -112,7 +122,7 @@ export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, asy
       source_amount: quote.amount,
       source_rate: quote.rate,
     }
-    return new StepResponse(prepared)
+    return prepared
   }
 
   const service = resolveCryptoModule(container)
@@ -141,5 +151,5 @@ export const prepareCryptoRefundStep = createStep(prepareCryptoRefundStepId, asy
     purpose: input.kind,
     invoice_id: invoice.id,
   }
-  return new StepResponse(prepared)
-})
+  return prepared
+}
