@@ -6,9 +6,23 @@ import { useRef, useState } from "react"
 import { CryptoStatusBadge, Field, QueryState, TxLinks, formatDate } from "../components/common"
 import { cryptoApi, errorMessage, newIdempotencyKey } from "../lib/api"
 import { formatDecimal, isPositiveDecimal } from "../lib/money"
+import type { AdminCryptoRefundClaim, AdminCryptoRefundClaimCreated } from "../../api/admin/crypto/types"
 import type { OrderCryptoResponse, RefundQuote, Withdrawal } from "../lib/types"
 
 type Kind = "refund" | "overpayment" | "underpayment"
+/** Who gives the address: the merchant types it, or the customer claims the refund with a link (docs/money-out.md#refunds-the-shopper-claims). */
+type AddressFrom = "typed" | "customer"
+
+/** A claim's status in the merchant's words. */
+const CLAIM_STATUS_TEXT: Record<AdminCryptoRefundClaim["status"], string> = {
+  waiting: "Waiting for the customer's address",
+  sending: "Sent to the customer's address, not yet confirmed",
+  sent: "Sent to the customer's address",
+  unknown: "Sent, outcome unknown: check it under Crypto → Withdrawals",
+  failed: "Failed at the gateway: check it under Crypto → Withdrawals",
+  expired: "Expired: the customer did not claim it",
+  revoked: "Revoked",
+}
 
 const RefundDrawer = ({ orderId, open, onClose, data }: { orderId: string; open: boolean; onClose: () => void; data: OrderCryptoResponse }) => {
   const queryClient = useQueryClient()
@@ -19,6 +33,8 @@ const RefundDrawer = ({ orderId, open, onClose, data }: { orderId: string; open:
   const [amount, setAmount] = useState("")
   const [address, setAddress] = useState("")
   const [note, setNote] = useState("")
+  const [addressFrom, setAddressFrom] = useState<AddressFrom>("typed")
+  const [link, setLink] = useState<string | null>(null)
   const [quote, setQuote] = useState<RefundQuote | null>(null)
   const key = useRef(newIdempotencyKey())
   const addressOk = address.trim() !== "" && !/[\s,;]/.test(address.trim())
@@ -54,8 +70,26 @@ const RefundDrawer = ({ orderId, open, onClose, data }: { orderId: string; open:
     },
   })
 
+  const claim = useMutation({
+    mutationFn: () =>
+      cryptoApi.post<AdminCryptoRefundClaimCreated>("/refund-claims", {
+        order_id: orderId,
+        kind,
+        fee_plan: "normal",
+        ...(note.trim() ? { note: note.trim() } : {}),
+        ...(kind === "refund" && quote ? { payment_id: quote.payment_id, amount: quote.amount, rate: quote.rate } : amount ? { amount } : {}),
+      }),
+    onSuccess: (created) => {
+      queryClient.invalidateQueries({ queryKey: ["crypto", "refund-claims", orderId] })
+      setLink(created.link)
+      toast.success("Claim link created", { description: "Send it to the customer: it is shown only now." })
+    },
+    onError: (error) => toast.error("No claim link", { description: errorMessage(error) }),
+  })
+
   const due = kind === "overpayment" ? current?.overpaid_amount : kind === "underpayment" ? current?.refund_due_amount : null
-  const canSend = addressOk && amountOk && (kind === "refund" ? quote !== null : due !== null && due !== undefined)
+  const amountChosen = amountOk && (kind === "refund" ? quote !== null : due !== null && due !== undefined)
+  const canSend = addressOk && amountChosen
   const confirm = async () => {
     const what =
       kind === "refund" && quote
@@ -87,10 +121,31 @@ const RefundDrawer = ({ orderId, open, onClose, data }: { orderId: string; open:
             {!amountOk ? <Text size="small" className="text-ui-fg-error">Write the amount like 12.50</Text> : null}
           </div>
           <div className="flex flex-col gap-y-1">
-            <Label htmlFor="refund-address">Customer's {current?.psys_cid ?? ""} address</Label>
-            <Input id="refund-address" value={address} onChange={(e) => setAddress(e.target.value)} autoComplete="off" />
-            {address !== "" && !addressOk ? <Text size="small" className="text-ui-fg-error">One address, without spaces or commas</Text> : null}
+            <Label htmlFor="refund-address-from">Who gives the address</Label>
+            <Select value={addressFrom} onValueChange={(v) => { setAddressFrom(v === "customer" ? "customer" : "typed"); setLink(null) }}>
+              <Select.Trigger id="refund-address-from"><Select.Value /></Select.Trigger>
+              <Select.Content>
+                <Select.Item value="typed">I type the customer's address</Select.Item>
+                <Select.Item value="customer">The customer enters it (send them a link)</Select.Item>
+              </Select.Content>
+            </Select>
           </div>
+          {addressFrom === "typed" ? (
+            <div className="flex flex-col gap-y-1">
+              <Label htmlFor="refund-address">Customer's {current?.psys_cid ?? ""} address</Label>
+              <Input id="refund-address" value={address} onChange={(e) => setAddress(e.target.value)} autoComplete="off" />
+              {address !== "" && !addressOk ? <Text size="small" className="text-ui-fg-error">One address, without spaces or commas</Text> : null}
+            </div>
+          ) : link !== null ? (
+            <div className="flex flex-col gap-y-1 rounded-md border px-4 py-3" data-testid="crypto-claim-link">
+              <Label htmlFor="refund-claim-link">Link for the customer (shown only now)</Label>
+              <Input id="refund-claim-link" value={link} readOnly onFocus={(e) => e.currentTarget.select()} />
+              <Button size="small" variant="secondary" onClick={() => void navigator.clipboard?.writeText(link).then(() => toast.success("Link copied"))}>Copy link</Button>
+              <Text size="small" className="text-ui-fg-subtle">The customer opens it, enters their address and confirms; the refund is then sent once. You see it below as waiting, then sent.</Text>
+            </div>
+          ) : (
+            <Text size="small" className="text-ui-fg-subtle">You get a link for the customer. It works once, for a week, and you can revoke it while it waits.</Text>
+          )}
           <div className="flex flex-col gap-y-1">
             <Label htmlFor="refund-note">Note (optional)</Label>
             <Textarea id="refund-note" value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} />
@@ -110,10 +165,52 @@ const RefundDrawer = ({ orderId, open, onClose, data }: { orderId: string; open:
         </Drawer.Body>
         <Drawer.Footer>
           <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button disabled={!canSend} isLoading={refund.isPending} onClick={confirm}>Send refund</Button>
+          {addressFrom === "typed" ? (
+            <Button disabled={!canSend} isLoading={refund.isPending} onClick={confirm}>Send refund</Button>
+          ) : (
+            <Button disabled={!amountChosen || link !== null} isLoading={claim.isPending} onClick={() => claim.mutate()}>Create claim link</Button>
+          )}
         </Drawer.Footer>
       </Drawer.Content>
     </Drawer>
+  )
+}
+
+/** The order's refunds the customer claims: waiting for their address, sent, expired, revoked. */
+const RefundClaims = ({ orderId }: { orderId: string }) => {
+  const queryClient = useQueryClient()
+  const { data } = useQuery({
+    queryKey: ["crypto", "refund-claims", orderId],
+    queryFn: () => cryptoApi.get<{ claims: AdminCryptoRefundClaim[] }>(`/refund-claims?order_id=${encodeURIComponent(orderId)}`),
+  })
+  const revoke = useMutation({
+    mutationFn: (id: string) => cryptoApi.post(`/refund-claims/${encodeURIComponent(id)}/revoke`, {}),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: ["crypto", "refund-claims", orderId] })
+      toast.success("Claim link revoked")
+    },
+    onError: (error) => toast.error("Not revoked", { description: errorMessage(error) }),
+  })
+  if (!data || data.claims.length === 0) return null
+  return (
+    <div className="flex flex-col px-6 py-4" data-testid="crypto-refund-claims">
+      <Text size="small" weight="plus">Refunds the customer claims</Text>
+      <ul className="flex flex-col gap-y-2 pt-1">
+        {data.claims.map((c) => (
+          <li key={c.id} className="flex flex-col gap-y-1 txt-compact-small" data-status={c.status}>
+            <div className="flex items-center justify-between gap-x-2">
+              <span>{formatDecimal(c.amount)} {c.psys_cid}</span>
+              <span className="text-ui-fg-subtle">{CLAIM_STATUS_TEXT[c.status]}{c.status === "waiting" ? ` until ${formatDate(c.expires_at)}` : ""}</span>
+            </div>
+            {c.address ? <span className="text-ui-fg-subtle break-all">To {c.address}</span> : null}
+            {c.error && c.status === "waiting" ? <span className="text-ui-fg-error">Last address refused: {c.error}</span> : null}
+            {c.status === "waiting" ? (
+              <Button size="small" variant="transparent" className="self-start" isLoading={revoke.isPending && revoke.variables === c.id} onClick={() => revoke.mutate(c.id)}>Revoke link</Button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </div>
   )
 }
 
@@ -203,6 +300,7 @@ const CryptoOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>
           </div>
         ) : null}
       </QueryState>
+      {data ? <RefundClaims orderId={order.id} /> : null}
       {data ? <RefundDrawer orderId={order.id} open={refundOpen} onClose={() => setRefundOpen(false)} data={data} /> : null}
     </Container>
   )

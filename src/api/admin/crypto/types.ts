@@ -13,6 +13,8 @@ import type { CryptoSettingsView } from "./settings/route"
 import type { GatewayFailureEvidence, GatewayFailureRead, WithdrawalCandidate, WithdrawalRecipient } from "../../../core/withdrawal"
 import type { CryptoExchange } from "../../../modules/crypto/models/crypto-exchange"
 import type { CryptoInvoice } from "../../../modules/crypto/models/crypto-invoice"
+import type { CryptoRefundClaim } from "../../../modules/crypto/models/crypto-refund-claim"
+import type { RefundClaimStatus } from "../../../core/refund-claim"
 import type { CryptoWithdrawal } from "../../../modules/crypto/models/crypto-withdrawal"
 
 /** A value as `res.json` sends it: a `Date` becomes its ISO string. */
@@ -70,3 +72,21 @@ export type AdminCryptoExchange = Serialized<InferTypeOf<typeof CryptoExchange>>
 
 /** An invoice of an order (crypto_invoice), as GET /admin/crypto/orders/:id lists it. */
 export type AdminCryptoInvoice = Serialized<InferTypeOf<typeof CryptoInvoice>>
+
+/**
+ * A refund the customer claims, as GET /admin/crypto/refund-claims lists it
+ * (docs/money-out.md#refunds-the-shopper-claims): its status derived (waiting, sending, sent,
+ * unknown, failed, expired, revoked); never its token.
+ */
+export type AdminCryptoRefundClaim = Serialized<
+  Pick<
+    InferTypeOf<typeof CryptoRefundClaim>,
+    "id" | "order_id" | "kind" | "amount" | "psys_cid" | "expires_at" | "address" | "claimed_at" | "withdrawal_id" | "error" | "created_by" | "created_at" | "revoked_by" | "revoked_at"
+  >
+> & { status: RefundClaimStatus }
+
+/** POST /admin/crypto/refund-claims: the claim and the link for the customer, shown once. */
+export interface AdminCryptoRefundClaimCreated {
+  claim: { id: string; link: string; expires_at: string; amount: string; psys_cid: string }
+  link: string
+}

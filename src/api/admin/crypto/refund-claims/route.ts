@@ -2,6 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { refundClaimStatus } from "../../../../core/refund-claim"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import { createCryptoRefundClaimWorkflow } from "../../../../workflows/admin/create-crypto-refund-claim"
+import type { AdminCryptoRefundClaim, AdminCryptoRefundClaimCreated } from "../types"
 import type { AdminCreateCryptoRefundClaimType, AdminCryptoRefundClaimsQueryType } from "../validators"
 
 /**
@@ -11,7 +12,8 @@ import type { AdminCreateCryptoRefundClaimType, AdminCryptoRefundClaimsQueryType
  */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoRefundClaimType>, res: MedusaResponse) => {
   const { result } = await createCryptoRefundClaimWorkflow(req.scope).run({ input: { ...req.validatedBody, requested_by: req.auth_context?.actor_id ?? null } })
-  res.json({ claim: result, link: result.link })
+  const body: AdminCryptoRefundClaimCreated = { claim: result, link: result.link }
+  res.json(body)
 }
 
 /** GET /admin/crypto/refund-claims?order_id= — an order's claims: waiting for the customer's address, sent, expired, revoked. */
@@ -21,7 +23,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoRe
   const ids = claims.map((claim) => claim.withdrawal_id).filter((id): id is string => id !== null)
   const withdrawals = ids.length === 0 ? [] : await service.listCryptoWithdrawals({ id: ids })
   const now = new Date()
-  res.json({
+  const body: { claims: AdminCryptoRefundClaim[] } = {
     claims: claims.map((claim) => {
       const withdrawal = withdrawals.find((row) => row.id === claim.withdrawal_id)
       return {
@@ -31,16 +33,19 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoRe
         status: refundClaimStatus(claim, withdrawal, now),
         amount: claim.amount,
         psys_cid: claim.psys_cid,
-        expires_at: claim.expires_at,
+        expires_at: iso(claim.expires_at),
         address: claim.address,
-        claimed_at: claim.claimed_at,
+        claimed_at: claim.claimed_at === null ? null : iso(claim.claimed_at),
         withdrawal_id: claim.withdrawal_id,
         error: claim.error,
         created_by: claim.created_by,
-        created_at: claim.created_at,
+        created_at: iso(claim.created_at),
         revoked_by: claim.revoked_by,
-        revoked_at: claim.revoked_at,
+        revoked_at: claim.revoked_at === null ? null : iso(claim.revoked_at),
       }
     }),
-  })
+  }
+  res.json(body)
 }
+
+const iso = (value: Date | string): string => new Date(value).toISOString()
