@@ -170,6 +170,29 @@ const SESSION_RANK: Record<CryptoInvoiceSessionState, number> = {
  */
 export const ERROR_POLL_HOURS = 72
 
+/**
+ * Whether an invoice takes no more money on its own after this gateway status (spec §3): only
+ * `new`, `pending` and `pending internal` still move by themselves. The reconciliation job stops
+ * reading a settled abandoned invoice, a poll stops re-reading it, a top-up stops being open.
+ */
+export const SETTLED_AT_GATEWAY: Record<KnownStatus, boolean> = {
+  [GatewayStatus.New]: false,
+  [GatewayStatus.Pending]: false,
+  [GatewayStatus.PendingInternal]: false,
+  [GatewayStatus.Completed]: true,
+  [GatewayStatus.Mismatch]: true,
+  [GatewayStatus.Expired]: true,
+  [GatewayStatus.Cancelled]: true,
+  [GatewayStatus.CancelledDuplicate]: true,
+  [GatewayStatus.Error]: true,
+}
+
+/** `SETTLED_AT_GATEWAY` for a status as stored; a status spec §3 does not list is not settled. */
+export function isSettledAtGateway(status: string | null | undefined): boolean {
+  const known = knownStatusOf(status)
+  return known !== undefined && SETTLED_AT_GATEWAY[known]
+}
+
 /** Terminal session statuses: once applied, nothing the gateway says later moves them. */
 export function isTerminalSessionStatus(status: CryptoInvoiceSessionState): boolean {
   return SESSION_RANK[status] === 3

@@ -2,7 +2,7 @@ import { Decimal } from "decimal.js"
 import { assessInvoiceChain, assessmentFields, type AssessmentFields, type CallbackSource, type OperationReader } from "./invoice-chain"
 import { isDecimalString } from "../gateway"
 import { exact, sumAmounts } from "./money"
-import { GatewayStatus, knownStatusOf, mapInvoiceStatus, type CryptoSessionStatus, type KnownStatus, type SessionOutcome, type StatusPolicy } from "./payment-state"
+import { GatewayStatus, isSettledAtGateway, knownStatusOf, mapInvoiceStatus, type CryptoSessionStatus, type SessionOutcome, type StatusPolicy } from "./payment-state"
 
 /**
  * Paying the rest (docs/attention.md#paying-the-rest): an invoice that ended short beyond the
@@ -34,26 +34,11 @@ export function topUpOrderNumber(rootOrderNumber: string, n: number): string {
   return n <= 1 ? `${rootOrderNumber}-rest` : `${rootOrderNumber}-rest-${n}`
 }
 
-/** Whether a top-up at this gateway status (spec §3) still takes the shopper's money. */
-const TAKES_MONEY: Record<KnownStatus, boolean> = {
-  [GatewayStatus.New]: true,
-  [GatewayStatus.Pending]: true,
-  [GatewayStatus.PendingInternal]: true,
-  [GatewayStatus.Completed]: false,
-  [GatewayStatus.Mismatch]: false,
-  [GatewayStatus.Expired]: false,
-  [GatewayStatus.Cancelled]: false,
-  [GatewayStatus.CancelledDuplicate]: false,
-  [GatewayStatus.Error]: false,
-}
-
 /** Whether a top-up can still receive its money (created at the gateway or not yet answered). */
 export function isOpenTopUp(row: Pick<TopUpGroupRow, "gateway_status" | "session_status" | "superseded_by">): boolean {
   if (row.superseded_by !== null) return false
   if (row.session_status === "captured" || row.session_status === "abandoned") return false
-  if (row.gateway_status === null) return true
-  const status = knownStatusOf(row.gateway_status)
-  return status !== undefined && TAKES_MONEY[status]
+  return row.gateway_status === null || !isSettledAtGateway(row.gateway_status)
 }
 
 /** What else the decision to open a top-up needs: the merchant's decisions on the root's money, the order. */

@@ -1,7 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
-import { ERROR_POLL_HOURS, GatewayStatus, INVOICE_STATUSES, type KnownStatus } from "../../core/payment-state"
+import { ERROR_POLL_HOURS, INVOICE_STATUSES, SETTLED_AT_GATEWAY } from "../../core/payment-state"
 
 export interface CryptoReconcileWork {
   /**
@@ -14,18 +14,6 @@ export interface CryptoReconcileWork {
   callback_ids: string[]
 }
 
-/** Whether an invoice takes no more money on its own after this gateway status (spec §3). */
-const SETTLED_AT_GATEWAY: Record<KnownStatus, boolean> = {
-  [GatewayStatus.New]: false,
-  [GatewayStatus.Pending]: false,
-  [GatewayStatus.PendingInternal]: false,
-  [GatewayStatus.Completed]: true,
-  [GatewayStatus.Mismatch]: true,
-  [GatewayStatus.Expired]: true,
-  [GatewayStatus.Cancelled]: true,
-  [GatewayStatus.CancelledDuplicate]: true,
-  [GatewayStatus.Error]: true,
-}
 const SETTLED_GATEWAY_STATUSES = INVOICE_STATUSES.filter((status) => SETTLED_AT_GATEWAY[status])
 
 export const listCryptoWorkStepId = "list-crypto-reconcile-work"

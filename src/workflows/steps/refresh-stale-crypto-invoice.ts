@@ -1,7 +1,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { GatewayStatus, knownStatusOf, type KnownStatus } from "../../core/payment-state"
+import { isSettledAtGateway } from "../../core/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { syncCryptoInvoiceWorkflow } from "../sync-crypto-invoice"
@@ -14,26 +14,14 @@ import { syncCryptoInvoiceWorkflow } from "../sync-crypto-invoice"
  */
 export const PAYMENT_STATUS_STALE_AFTER_MS = 10_000
 
-/** Whether the invoice no longer changes after this gateway status (spec §3): never re-read for a poll. */
-const FINAL_STATUS: Record<KnownStatus, boolean> = {
-  [GatewayStatus.New]: false,
-  [GatewayStatus.Pending]: false,
-  [GatewayStatus.PendingInternal]: false,
-  [GatewayStatus.Completed]: true,
-  [GatewayStatus.Mismatch]: true,
-  [GatewayStatus.Cancelled]: true,
-  [GatewayStatus.CancelledDuplicate]: true,
-  [GatewayStatus.Expired]: true,
-  [GatewayStatus.Error]: true,
-}
 
 export function isCryptoInvoiceStale(
   invoice: { gateway_status: string | null; last_synced_at: Date | string | null; created_at: Date | string },
   now: Date,
   staleAfterMs = PAYMENT_STATUS_STALE_AFTER_MS
 ): boolean {
-  const status = knownStatusOf(invoice.gateway_status)
-  if (status !== undefined && FINAL_STATUS[status]) {
+  // A settled invoice no longer changes (spec §3): never re-read for a poll.
+  if (isSettledAtGateway(invoice.gateway_status)) {
     return false
   }
   const seen = new Date(invoice.last_synced_at ?? invoice.created_at)
