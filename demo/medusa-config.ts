@@ -106,5 +106,18 @@ module.exports = defineConfig({
         ],
       },
     },
+    // The shopper's e-mails (docs/notifications.md: payment instructions, payment received, pay the
+    // rest) through Medusa's local provider: each is written to the log (.demo/medusa.log). A store
+    // puts its e-mail provider here instead (SendGrid, Resend…) with channels ["email"]. The admin
+    // feed keeps Medusa's default local provider.
+    {
+      resolve: "@medusajs/medusa/notification",
+      options: {
+        providers: [
+          { resolve: "@medusajs/medusa/notification-local", id: "local", options: { name: "Local Notification Provider", channels: ["feed"] } },
+          { resolve: "@medusajs/medusa/notification-local", id: "local-email", options: { name: "Local e-mail (log)", channels: ["email"] } },
+        ],
+      },
+    },
   ],
 })

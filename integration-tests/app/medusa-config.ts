@@ -65,5 +65,17 @@ module.exports = defineConfig({
       },
     },
     { resolve: path.join(repoSrc, "modules", "crypto") },
+    // The shopper's e-mails (docs/notifications.md) go to Medusa's local provider, which logs them and
+    // keeps each in the notification table, where attention-events.spec.ts reads them back. The
+    // admin feed keeps Medusa's default local provider.
+    {
+      resolve: "@medusajs/medusa/notification",
+      options: {
+        providers: [
+          { resolve: "@medusajs/medusa/notification-local", id: "local", options: { name: "Local Notification Provider", channels: ["feed"] } },
+          { resolve: "@medusajs/medusa/notification-local", id: "local-email", options: { name: "Local e-mail (log)", channels: ["email"] } },
+        ],
+      },
+    },
   ],
 })

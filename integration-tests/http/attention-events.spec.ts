@@ -4,12 +4,12 @@
 // boot, over the sandbox's white-label shop; every gateway state comes from the sandbox's control API.
 import { randomBytes } from "node:crypto"
 import path from "node:path"
-import type { IEventBusModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { IEventBusModuleService, INotificationModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createCartWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Decimal } from "decimal.js"
-import { CryptoEvents, type CryptoEventName, type CryptoMoneyEvent } from "../../src/core/events"
+import { CryptoEvents, type CryptoEventName, type CryptoInvoiceCreatedEvent, type CryptoMoneyEvent } from "../../src/core/events"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import type { RunningSandbox, SandboxControl, SandboxShop } from "../../src/sandbox"
 import {
@@ -183,6 +183,135 @@ medusaIntegrationTestRunner({
         expect(late.data).toMatchObject({ kind: "late_payment", currency: "LTC", provider_id: CRYPTO_PROVIDER_ID })
         const queue = await openAttention()
         expect(queue.items.filter((item) => item.id === late.data.id)).toEqual([expect.objectContaining({ kind: "late_payment", amount: invoice.invoice_total_sum, psys_cid: "LTC" })])
+      })
+    })
+
+    describe("the shopper's messages (docs/notifications.md)", () => {
+      it("e-mails the shopper the payment instructions of a new invoice once: the amount to send with its coin, the expiry, the links", async () => {
+        const { store, invoice } = await openInvoice("LTC")
+        const created = await eventually(() => {
+          const found = received.filter((event) => event.name === CryptoEvents.INVOICE_CREATED && (event.data as Partial<CryptoInvoiceCreatedEvent>).cart_id === store.cartId)
+          expect(found).toHaveLength(1)
+          return found[0].data as Partial<CryptoInvoiceCreatedEvent>
+        })
+        const amount = new Decimal(invoice.invoice_total_sum).toFixed()
+        expect(created).toEqual({
+          id: expect.stringMatching(/^cinv_/),
+          provider_id: CRYPTO_PROVIDER_ID,
+          cart_id: store.cartId,
+          psys_cid: "LTC",
+          currency: "LTC",
+          amount,
+          invoice_url: invoice.invoice_url,
+          // This file's provider entry is not white-label (MPC_TEST_WHITE_LABEL): the shopper pays on the page.
+          address: null,
+          expires_at: new Date(invoice.expire_utc * 1000).toISOString(),
+        })
+
+        const notifications = getContainer().resolve<INotificationModuleService>(Modules.NOTIFICATION)
+        const sent = await eventually(async () => {
+          const found = await notifications.listNotifications({ resource_id: store.cartId, trigger_type: CryptoEvents.INVOICE_CREATED })
+          expect(found).toHaveLength(1)
+          // Created first, then sent: the provider's answer marks it `success`.
+          expect(found[0].status).toBe("success")
+          return found[0]
+        })
+        expect(sent).toMatchObject({
+          to: "shopper@example.com",
+          channel: "email",
+          template: "crypto-payment-instructions",
+          resource_type: "cart",
+          status: "success",
+          data: {
+            amount_with_coin: `${amount} LTC`,
+            address: null,
+            invoice_url: invoice.invoice_url,
+            expires_at: created.expires_at,
+            return_url: `http://localhost:8000/checkout/crypto/return?cart_id=${store.cartId}`,
+          },
+        })
+      })
+
+      it("e-mails the shopper one payment received for a paid checkout, however often its callback comes, and tells a subscriber crypto.payment.received", async () => {
+        const { store, txnId, invoice } = await openInvoice("LTC")
+        await control.pay(txnId)
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        const [last] = (await control.callbacks({ txnId })).slice(-1)
+        await control.redeliver(last.id)
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
+
+        const [paid] = await eventually(() => {
+          const found = eventsAbout(CryptoEvents.PAYMENT_RECEIVED, (data) => data.order_id === orderId)
+          expect(found).toHaveLength(1)
+          return found
+        })
+        expect(paid.data).toEqual({
+          id: expect.stringMatching(/^cinv_/),
+          provider_id: CRYPTO_PROVIDER_ID,
+          order_id: orderId,
+          psys_cid: "LTC",
+          currency: "LTC",
+          amount: expect.stringMatching(DECIMAL),
+          subject_id: paid.data.id,
+        })
+        expect(new Decimal(String(paid.data.amount)).eq(invoice.invoice_total_sum)).toBe(true)
+
+        const notifications = getContainer().resolve<INotificationModuleService>(Modules.NOTIFICATION)
+        const sent = await eventually(async () => {
+          const found = await notifications.listNotifications({ resource_id: orderId, trigger_type: CryptoEvents.PAYMENT_RECEIVED })
+          expect(found).toHaveLength(1)
+          // Created first, then sent: the provider's answer marks it `success`.
+          expect(found[0].status).toBe("success")
+          return found[0]
+        })
+        expect(sent).toMatchObject({
+          to: "shopper@example.com",
+          channel: "email",
+          template: "crypto-payment-received",
+          resource_type: "order",
+          status: "success",
+          data: { amount: new Decimal(invoice.invoice_total_sum).toFixed(), amount_with_coin: `${new Decimal(invoice.invoice_total_sum).toFixed()} LTC`, order_id: orderId },
+        })
+        // A later run of the reconciliation re-reads the captured invoice and sends nothing more.
+        await reconcileCryptoPaymentsWorkflow(getContainer()).run({ input: { older_than_seconds: 0 } })
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        expect(await notifications.listNotifications({ resource_id: orderId, trigger_type: CryptoEvents.PAYMENT_RECEIVED })).toHaveLength(1)
+      })
+
+      it("e-mails the shopper once to pay the rest of an invoice that ended short: received X of Y, the rest, the return page", async () => {
+        const { store, txnId, invoice } = await openInvoice("LTC")
+        const paid = new Decimal(invoice.invoice_total_sum).div(4).toDecimalPlaces(8, Decimal.ROUND_DOWN)
+        await control.pay(txnId, { amount: paid.toFixed() })
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        await control.advanceClock(PAST_EXPIRY_SECONDS)
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        const [last] = (await control.callbacks({ txnId })).slice(-1)
+        await control.redeliver(last.id)
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
+
+        const notifications = getContainer().resolve<INotificationModuleService>(Modules.NOTIFICATION)
+        const sent = await eventually(async () => {
+          const found = await notifications.listNotifications({ resource_id: orderId ?? store.cartId, trigger_type: CryptoEvents.PAYMENT_UNDERPAID })
+          expect(found).toHaveLength(1)
+          // Created first, then sent: the provider's answer marks it `success`.
+          expect(found[0].status).toBe("success")
+          return found[0]
+        })
+        const due = new Decimal(invoice.invoice_total_sum).minus(paid).toFixed()
+        expect(sent).toMatchObject({
+          to: "shopper@example.com",
+          channel: "email",
+          template: "crypto-payment-underpaid",
+          status: "success",
+          data: {
+            received_with_coin: `${paid.toFixed()} LTC`,
+            expected_with_coin: `${new Decimal(invoice.invoice_total_sum).toFixed()} LTC`,
+            due_with_coin: `${due} LTC`,
+            return_url: `http://localhost:8000/checkout/crypto/return?cart_id=${store.cartId}`,
+          },
+        })
       })
     })
 

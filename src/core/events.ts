@@ -1,8 +1,12 @@
 /**
  * The Medusa events this plugin emits through the event bus (docs/events.md), so a store can tell
- * the merchant by e-mail or chat with a subscriber. Payload: `CryptoMoneyEvent`.
+ * the merchant by e-mail or chat with a subscriber, and the plugin tells the shopper
+ * (docs/notifications.md). Payload: `CryptoMoneyEvent`, except `crypto.invoice.created`
+ * (`CryptoInvoiceCreatedEvent`).
  */
 export const CryptoEvents = {
+  INVOICE_CREATED: "crypto.invoice.created",
+  PAYMENT_RECEIVED: "crypto.payment.received",
   PAYMENT_UNDERPAID: "crypto.payment.underpaid",
   PAYMENT_OVERPAID: "crypto.payment.overpaid",
   PAYMENT_LATE: "crypto.payment.late",
@@ -14,9 +18,9 @@ export const CryptoEvents = {
 
 export type CryptoEventName = (typeof CryptoEvents)[keyof typeof CryptoEvents]
 
-/** Every event's data: amounts as decimal strings, always with their coin. */
+/** Every event's data but `crypto.invoice.created`'s: amounts as decimal strings, always with their coin. */
 export interface CryptoMoneyEvent {
-  /** The attention item (`catt_…`), withdrawal (`cwdr_…`) or exchange the event is about. */
+  /** The attention item (`catt_…`), withdrawal (`cwdr_…`), exchange, or invoice mirror (`cinv_…`, `crypto.payment.received`) the event is about. */
   id: string
   provider_id: string
   order_id?: string | null
@@ -30,11 +34,66 @@ export interface CryptoMoneyEvent {
 }
 
 /**
+ * `crypto.invoice.created`: an invoice the gateway created for a payment session (spec §4.1), as it
+ * answered, with what our invoice mirror does not keep (the address, the expiry).
+ */
+export interface CryptoInvoiceCreatedEvent {
+  /** The invoice mirror (`cinv_…`). */
+  id: string
+  provider_id: string
+  cart_id: string | null
+  /** The coin of `amount`; null when the shopper picks it on the hosted page. */
+  psys_cid: string | null
+  currency: string | null
+  /** What to send, commission included (spec §2.1 `invoice_total_sum`), a decimal string in that coin; null when the gateway says it on its page only. */
+  amount: string | null
+  /** The gateway's payment page (spec §2.1). */
+  invoice_url: string | null
+  /** The payment address (white-label shops only, spec §2.1 `wallet_hash`). */
+  address: string | null
+  /** When the invoice expires, ISO 8601 (spec §2.1 `expire_utc`, else `expire_min` from creation). */
+  expires_at: string | null
+}
+
+/**
  * Each event's payload by name, for a store's subscriber (docs/events.md):
  * `SubscriberArgs<CryptoEvents["crypto.payment.underpaid"]>`. Shares its name with the `CryptoEvents`
  * list of names above; one import gives both. Every name of that list is a key here.
  */
-export type CryptoEvents = { [Name in CryptoEventName]: CryptoMoneyEvent }
+export type CryptoEvents = {
+  [Name in CryptoEventName]: Name extends typeof CryptoEvents.INVOICE_CREATED ? CryptoInvoiceCreatedEvent : CryptoMoneyEvent
+}
+
+/**
+ * The `crypto.invoice.created` payload from what the gateway answered (spec §2.1): the expiry is
+ * the gateway's `expire_utc` (seconds) when it sends one, else `expireMinutes` from `createdAt`.
+ */
+export function invoiceCreatedEvent(input: {
+  id: string
+  provider_id: string
+  cart_id: string | null
+  psys_cid: string | null
+  currency: string | null
+  amount: string | null
+  invoice_url: string | null
+  address: string | null
+  expire_utc: number | null | undefined
+  expireMinutes: number
+  createdAt: Date
+}): CryptoInvoiceCreatedEvent {
+  const expires = typeof input.expire_utc === "number" && input.expire_utc > 0 ? new Date(input.expire_utc * 1000) : new Date(input.createdAt.getTime() + input.expireMinutes * 60_000)
+  return {
+    id: input.id,
+    provider_id: input.provider_id,
+    cart_id: input.cart_id,
+    psys_cid: input.psys_cid,
+    currency: input.currency,
+    amount: input.amount,
+    invoice_url: input.invoice_url,
+    address: input.address,
+    expires_at: expires.toISOString(),
+  }
+}
 
 /** The payment event an attention kind also emits (besides `crypto.attention.raised`). */
 export function paymentEventOf(kind: string): CryptoEventName | undefined {

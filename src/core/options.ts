@@ -2,6 +2,14 @@ import { z } from "@medusajs/framework/zod"
 import { MedusaError } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
 import { isDecimalString } from "../gateway"
+import {
+  resolveShopperMessages,
+  SHOPPER_MESSAGE_KINDS,
+  templateProblem,
+  type ResolvedShopperMessages,
+  type ShopperMessageKind,
+  type ShopperMessagesOption,
+} from "./shopper-messages"
 
 /**
  * Options of the crypto payment provider, as written in `medusa-config.ts` under
@@ -43,6 +51,12 @@ export interface CryptoProviderOptions {
    * retried when safe). `initiatePayment` runs while the shopper waits at checkout.
    */
   gatewayTimeoutMs?: number
+  /**
+   * The shopper's e-mails through Medusa's Notification Module (docs/notifications.md): `false`
+   * turns them all off; per message (`paymentInstructions`, `paymentReceived`, `underpaid`) `false`,
+   * or your own `template` name and `content`. Default: all on, with the default English templates.
+   */
+  shopperMessages?: ShopperMessagesOption
 }
 
 /** The options after validation, with every default applied. */
@@ -61,6 +75,8 @@ export interface ResolvedCryptoOptions {
   payRestHours: number
   whiteLabel: boolean
   gatewayTimeoutMs: number
+  /** Each shopper message with its template, or null when turned off. */
+  shopperMessages: ResolvedShopperMessages
 }
 
 export const DEFAULT_RETURN_PATH = "/checkout/crypto/return"
@@ -120,6 +136,66 @@ const percent = z
     return parsed
   })
 
+const SHOPPER_MESSAGES_HELP = `true, false, or an object with ${SHOPPER_MESSAGE_KINDS.join(", ")} (docs/notifications.md)`
+
+/** One message's template text: named placeholders only, sections closed (src/core/shopper-messages.ts). */
+const messageTemplate = (kind: ShopperMessageKind, field: "subject" | "text" | "html") => {
+  const option = `shopperMessages.${kind}.content.${field}`
+  return z
+    .string({ error: `${option} must be a string` })
+    .min(1, `${option} is empty: leave it out to keep the default`)
+    .superRefine((value, ctx) => {
+      const problem = templateProblem(kind, value)
+      if (problem !== null) ctx.addIssue({ code: "custom", message: `${option}: ${problem}` })
+    })
+}
+
+const shopperMessage = (kind: ShopperMessageKind) =>
+  z.union(
+    [
+      z.boolean(),
+      z
+        .object({
+          template: z
+            .string({ error: `shopperMessages.${kind}.template must be a string: the template name your notification provider knows` })
+            .trim()
+            .min(1, `shopperMessages.${kind}.template is empty: leave it out for "${kind}"'s default`)
+            .optional(),
+          content: z
+            .union(
+              [
+                z.literal(false),
+                z
+                  .object({ subject: messageTemplate(kind, "subject").optional(), text: messageTemplate(kind, "text").optional(), html: messageTemplate(kind, "html").optional() })
+                  .strict(),
+              ],
+              { error: `shopperMessages.${kind}.content must be false or an object with subject, text and/or html` }
+            )
+            .optional(),
+        })
+        .strict(),
+    ],
+    { error: `shopperMessages.${kind} must be true, false or an object with template and/or content` }
+  )
+
+const ALL_MESSAGES_OFF = Object.fromEntries(SHOPPER_MESSAGE_KINDS.map((kind) => [kind, false]))
+
+// true / false stand for every message on / off; an object is checked key by key, so an error
+// names the message and the field (a union would only say that nothing matched).
+const shopperMessages = z.preprocess(
+  (value) => (value === true ? {} : value === false ? ALL_MESSAGES_OFF : value),
+  z
+    .object(
+      {
+        paymentInstructions: shopperMessage("paymentInstructions").optional(),
+        paymentReceived: shopperMessage("paymentReceived").optional(),
+        underpaid: shopperMessage("underpaid").optional(),
+      },
+      { error: `shopperMessages must be ${SHOPPER_MESSAGES_HELP}` }
+    )
+    .strict()
+)
+
 const schema = z
   .object({
     apiKey: z
@@ -158,6 +234,7 @@ const schema = z
       .min(100, "gatewayTimeoutMs must be at least 100 (milliseconds)")
       .max(120_000, "gatewayTimeoutMs must be at most 120000 (2 minutes)")
       .default(DEFAULT_GATEWAY_TIMEOUT_MS),
+    shopperMessages: shopperMessages.default({}),
   })
   .strict()
   .superRefine((value, ctx) => {
@@ -184,7 +261,8 @@ export function parseCryptoOptions(raw: unknown): ResolvedCryptoOptions {
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       if (issue.code === "unrecognized_keys") {
-        return `unknown option(s) ${issue.keys.join(", ")}: check the spelling against the README's option table`
+        const where = issue.path.map(String)
+        return `unknown option(s) ${issue.keys.map((key) => [...where, key].join(".")).join(", ")}: check the spelling against the README's option table`
       }
       const option = issue.path.map(String).join(".")
       return option === "" || issue.message.startsWith(String(issue.path[0])) ? issue.message : `${option}: ${issue.message}`
@@ -210,6 +288,7 @@ export function parseCryptoOptions(raw: unknown): ResolvedCryptoOptions {
     payRestHours: value.payRestHours,
     whiteLabel: value.whiteLabel,
     gatewayTimeoutMs: value.gatewayTimeoutMs,
+    shopperMessages: resolveShopperMessages(value.shopperMessages),
   }
 }
 

@@ -13,3 +13,5 @@ export { getCryptoPaymentStatusWorkflow, getCryptoPaymentStatusWorkflowId } from
 export { refreshCryptoPaymentSessionWorkflow, refreshCryptoPaymentSessionWorkflowId } from "./refresh-crypto-payment-session"
 export type { RefreshCryptoPaymentSessionInput } from "./refresh-crypto-payment-session"
 export type { StoreCryptoPaymentStatus, StoreCryptoPaymentInvoice, CryptoPaymentConfirmations } from "./steps/read-crypto-payment-status"
+export { notifyCryptoShopperWorkflow, notifyCryptoShopperWorkflowId } from "./notify-crypto-shopper"
+export type { NotifyCryptoShopperInput, NotifiedCryptoShopper } from "./steps/notify-crypto-shopper"

@@ -118,3 +118,59 @@ describe("returnUrl", () => {
     expect(returnUrl(parseCryptoOptions(valid), "fail", "cart_1")).toBeUndefined()
   })
 })
+
+describe("shopperMessages", () => {
+  it("sends every shopper message with the default templates unless told otherwise", () => {
+    const { shopperMessages } = parseCryptoOptions(valid)
+    expect(shopperMessages.paymentInstructions).toMatchObject({ template: "crypto-payment-instructions", content: { subject: expect.any(String) } })
+    expect(shopperMessages.paymentReceived).toMatchObject({ template: "crypto-payment-received" })
+    expect(shopperMessages.underpaid).toMatchObject({ template: "crypto-payment-underpaid" })
+  })
+
+  it("turns every message off with false", () => {
+    expect(parseCryptoOptions({ ...valid, shopperMessages: false }).shopperMessages).toEqual({ paymentInstructions: null, paymentReceived: null, underpaid: null })
+  })
+
+  it("turns one message off, names another's provider template without content, and replaces a third's subject only", () => {
+    const { shopperMessages } = parseCryptoOptions({
+      ...valid,
+      shopperMessages: {
+        paymentInstructions: false,
+        paymentReceived: { template: "d-4f2a", content: false },
+        underpaid: { content: { subject: "Still due: {{due_with_coin}}" } },
+      },
+    })
+    expect(shopperMessages.paymentInstructions).toBeNull()
+    expect(shopperMessages.paymentReceived).toEqual({ template: "d-4f2a", content: null })
+    expect(shopperMessages.underpaid?.content?.subject).toBe("Still due: {{due_with_coin}}")
+    expect(shopperMessages.underpaid?.content?.text).toContain("{{received_with_coin}}")
+  })
+
+  it("refuses a value that is neither true, false nor an object, naming the option", () => {
+    expect(messageOf({ ...valid, shopperMessages: "yes" })).toMatch(/shopperMessages must be true, false, or an object with paymentInstructions, paymentReceived, underpaid/)
+  })
+
+  it("names a misspelt message with its path", () => {
+    expect(messageOf({ ...valid, shopperMessages: { paymentRecieved: false } })).toMatch(/unknown option\(s\) shopperMessages\.paymentRecieved/)
+  })
+
+  it("refuses a placeholder the message does not have, naming the option and the placeholders it has", () => {
+    expect(messageOf({ ...valid, shopperMessages: { underpaid: { content: { subject: "Pay {{amount}}" } } } })).toMatch(
+      /shopperMessages\.underpaid\.content\.subject: unknown placeholder \{\{amount\}\}; this message has received_amount, /
+    )
+  })
+
+  it("refuses a section that is never closed", () => {
+    expect(messageOf({ ...valid, shopperMessages: { paymentReceived: { content: { text: "{{#order_display_id}}Order" } } } })).toMatch(
+      /shopperMessages\.paymentReceived\.content\.text: \{\{#order_display_id\}\} is never closed/
+    )
+  })
+
+  it("refuses an unknown field of one message, naming the message", () => {
+    expect(messageOf({ ...valid, shopperMessages: { underpaid: { templat: "d-1" } } })).toMatch(/shopperMessages\.underpaid must be true, false or an object with template and\/or content/)
+  })
+
+  it("refuses an empty template name, naming the option", () => {
+    expect(messageOf({ ...valid, shopperMessages: { paymentReceived: { template: " " } } })).toMatch(/shopperMessages\.paymentReceived\.template is empty/)
+  })
+})

@@ -26,11 +26,9 @@ const MAPS = [
   "src/core/payment-state.ts",
   "src/core/shopper-status.ts",
   "src/core/order-number.ts",
-  "src/workflows/steps/refresh-stale-crypto-invoice.ts",
   "src/sandbox/core/invoice-machine.ts",
   "src/core/account.ts",
   "src/core/withdrawal.ts",
-  "src/workflows/steps/list-crypto-work.ts",
   "src/workflows/steps/read-crypto-payment-status.ts",
   "src/admin/components/common.tsx",
 ].map((file) => path.join(root, file))

@@ -1,6 +1,6 @@
 import { container } from "@medusajs/framework"
 import type { GatewayClient } from "../../gateway"
-import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { IEventBusModuleService, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
@@ -42,6 +42,8 @@ export interface ProviderDeps {
   query: ProviderQuery
   paymentModule: Pick<IPaymentModuleService, "retrievePaymentSession">
   cryptoModule: ProviderStore
+  /** Medusa's event bus, for `crypto.invoice.created` (docs/events.md); unit tests may leave it out. */
+  eventBus?: Pick<IEventBusModuleService, "emit">
 }
 
 /** The gateway calls the provider makes: create an invoice, read operations, list currencies. */
@@ -65,6 +67,9 @@ export function applicationDeps(scope: MedusaContainer = container): ProviderDep
     },
     get cryptoModule() {
       return resolveCryptoModule(scope)
+    },
+    get eventBus() {
+      return scope.resolve<IEventBusModuleService>(Modules.EVENT_BUS)
     },
   }
 }

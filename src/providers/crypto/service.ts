@@ -25,7 +25,8 @@ import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/
 import type { Invoice } from "../../gateway"
 import { sharedLockingWarning, type DeploymentConfig } from "../../core/deployment"
 import { belowMinimum, listCurrencies, offeredCoins, type CachedCurrency } from "../../core/currency-cache"
-import { toMedusaError } from "../../core/errors"
+import { failureReason, toMedusaError } from "../../core/errors"
+import { CryptoEvents, invoiceCreatedEvent } from "../../core/events"
 import { assessInvoiceChain, gatewayReadingOf, statusPolicy, usableStoredReading, type GatewayReading } from "../../core/invoice-chain"
 import { fiatToMinorUnits, sessionAmountToDecimalString, shopperCommission } from "../../core/money"
 import { assessInvoiceGroup, topUpCommission } from "../../core/top-up"
@@ -193,6 +194,25 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       currency: invoice.currency ?? null,
       expected_amount: (invoice.invoice_total_sum ?? invoice.amount)?.toFixed() ?? null,
       gateway_status: invoice.status ?? "new",
+    })
+    // The shopper's payment instructions (docs/notifications.md) and a store's own subscriber
+    // (docs/events.md): the invoice as the gateway created it, with the address and expiry the
+    // mirror does not keep. A failure to emit is logged, never thrown: the checkout goes on.
+    const created = invoiceCreatedEvent({
+      id: reservation.id,
+      provider_id: session.provider_id,
+      cart_id: cart?.id ?? null,
+      psys_cid: invoice.psys_cid ?? psysCid ?? null,
+      currency: invoice.currency ?? null,
+      amount: (invoice.invoice_total_sum ?? invoice.amount)?.toFixed() ?? null,
+      invoice_url: invoice.invoice_url ?? null,
+      address: this.options_.whiteLabel ? (invoice.wallet_hash ?? null) : null,
+      expire_utc: invoice.expire_utc,
+      expireMinutes: options.expireMinutes,
+      createdAt: new Date(),
+    })
+    await deps.eventBus?.emit({ name: CryptoEvents.INVOICE_CREATED, data: created }).catch((error: unknown) => {
+      this.logger_.warn(`crypto invoice ${reservation.order_number}: could not emit ${CryptoEvents.INVOICE_CREATED}: ${failureReason(error)}`)
     })
 
     return {

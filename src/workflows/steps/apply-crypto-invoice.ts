@@ -1,5 +1,5 @@
-import type { BigNumberInput, Logger, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
+import type { BigNumberInput, IEventBusModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { cancelOrderWorkflow, completeCartWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { resolveCryptoModule } from "../../modules/crypto"
@@ -7,6 +7,8 @@ import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
 import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, type CryptoInvoiceSessionState } from "../../core/payment-state"
 import { invoiceAttentions, type InvoiceBeforeSync } from "../../core/attention"
+import { failureReason } from "../../core/errors"
+import { CryptoEvents, type CryptoMoneyEvent } from "../../core/events"
 import type { AssessmentFields } from "../../core/invoice-chain"
 import type { CryptoInvoiceAssessment } from "./assess-crypto-invoice"
 import { DEFAULT_PAY_REST_HOURS } from "../../core/options"
@@ -112,6 +114,24 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
   const seen = seenFields(input)
   if (seen !== undefined || topUpItems.length > 0) {
     await raiseCryptoAttentions(container, [...(seen === undefined ? [] : invoiceAttentions(before, seen, applied)), ...topUpItems])
+  }
+  // The payment is captured now (the order placed): `crypto.payment.received` (docs/events.md), once,
+  // on this move under the invoice's lock; a later sync of the captured invoice emits nothing. A
+  // failure to emit is logged, never thrown: the capture stays, only the shopper's message is missed.
+  if (applied.outcome === "applied" && applied.session_status === "captured" && before.session_status !== "captured") {
+    const data: CryptoMoneyEvent = {
+      id: invoice.id,
+      provider_id: invoice.provider_id,
+      order_id: applied.order_id,
+      psys_cid: input.psys_cid ?? invoice.psys_cid,
+      currency: input.currency ?? invoice.currency,
+      amount: input.received_amount,
+      subject_id: invoice.id,
+    }
+    await container
+      .resolve<IEventBusModuleService>(Modules.EVENT_BUS)
+      .emit({ name: CryptoEvents.PAYMENT_RECEIVED, data })
+      .catch((error: unknown) => deps.logger.warn(`crypto invoice ${invoice.order_number}: could not emit ${CryptoEvents.PAYMENT_RECEIVED}: ${failureReason(error)}`))
   }
   return new StepResponse(applied)
 })
