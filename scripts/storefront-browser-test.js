@@ -9,6 +9,9 @@ const fs = require("fs")
 const path = require("path")
 const Decimal = require("decimal.js")
 
+/** A customer's own BTC address (bech32) for the refund they claim. */
+const REFUND_ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+
 const root = path.resolve(__dirname, "..")
 const shots = path.join(root, "docs", "screenshots")
 const CART_COOKIE = "_medusa_cart_id"
@@ -270,6 +273,59 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       const after = await paymentStatus(demo, cartId)
       if (!after.order_id || after.invoice.session_status !== "captured") throw new Error(`after the rest: ${JSON.stringify({ order: after.order_id, session: after.invoice.session_status })}`)
       await expectNoCart(context)
+    })
+  )
+
+  await step("storefront: a refund the shopper claims: the link's page shows it, refuses another network's address, and sends once to the shopper's own", () =>
+    withShopper({}, async ({ page }) => {
+      // An order paid 20 % over in BTC (the store's API, as a shopper's wallet would pay it).
+      const Medusa = require("@medusajs/js-sdk").default
+      const store = new Medusa({ baseUrl: demo.backendUrl, publishableKey: demo.publishableKey })
+      let { cart } = await store.store.cart.create({ region_id: demo.seeded.regionId, email: "claim@example.com" })
+      ;({ cart } = await store.store.cart.createLineItem(cart.id, { variant_id: demo.seeded.variantId, quantity: 1 }))
+      const { payment_collection: collection } = await store.store.payment.initiatePaymentSession(cart, { provider_id: "pp_crypto_crypto", data: { psys_cid: "BTC" } })
+      const txnId = collection.payment_sessions.find((session) => session.provider_id === "pp_crypto_crypto").data.txn_id
+      const total = new Decimal((await demo.sandbox.control.as(demo.shop.secretKey).invoice(txnId)).invoice_total_sum)
+      await control(`/invoices/${encodeURIComponent(txnId)}/pay`, { amount: total.times("1.2").toDecimalPlaces(8, Decimal.ROUND_UP).toFixed() })
+      const orderId = await waitFor("the order of the overpaid cart", async () => (await paymentStatus(demo, cart.id)).order_id)
+      await waitFor("the overpayment recorded", async () => (await paymentStatus(demo, cart.id)).invoice.overpaid_amount)
+
+      // The merchant starts the refund without an address and sends the customer the link.
+      const login = await fetch(`${demo.backendUrl}/auth/user/emailpass`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: process.env.DEMO_ADMIN_EMAIL || "admin@example.com", password: process.env.DEMO_ADMIN_PASSWORD || "supersecret" }),
+      })
+      const admin = { "content-type": "application/json", authorization: `Bearer ${(await login.json()).token}` }
+      const created = await fetch(`${demo.backendUrl}/admin/crypto/refund-claims`, { method: "POST", headers: admin, body: JSON.stringify({ order_id: orderId, kind: "overpayment" }) })
+      if (!created.ok) throw new Error(`the claim was refused: ${created.status} ${await created.text()}`)
+      const { link, claim } = await created.json()
+      if (!link.startsWith(sf)) throw new Error(`the claim link ${link} does not go to the storefront ${sf}`)
+
+      await page.goto(link)
+      const form = page.locator('.mpc-refund[data-status="waiting"]')
+      await form.waitFor()
+      const shownAmount = await page.locator(".mpc-refund-amount").getAttribute("data-amount")
+      if (shownAmount !== claim.amount) throw new Error(`the page shows ${shownAmount}; the claim is ${claim.amount}`)
+      const input = page.locator(".mpc-refund-input")
+      await input.fill("0x52908400098527886e0f7030069857d2e4169ee7")
+      await input.blur()
+      await page.locator('.mpc-refund-error[data-reason="network"]').waitFor()
+      await shot(page, "refund-claim-wrong-network")
+      await input.fill(REFUND_ADDRESS)
+      await input.blur()
+      await page.locator(".mpc-refund-confirm input[type=checkbox]").check()
+      await shot(page, "refund-claim")
+      await page.locator(".mpc-refund-submit").click()
+      await page.locator('.mpc-refund[data-status="sent"], .mpc-refund[data-status="sending"]').waitFor({ timeout: 60000 })
+      await shot(page, "refund-claim-sent")
+      const listed = await (await fetch(`${demo.backendUrl}/admin/crypto/refund-claims?order_id=${encodeURIComponent(orderId)}`, { headers: admin })).json()
+      const mine = listed.claims.find((candidate) => candidate.id === claim.id)
+      if (!mine || mine.address !== REFUND_ADDRESS || !["sent", "sending"].includes(mine.status)) throw new Error(`the merchant sees ${JSON.stringify(mine)}`)
+      // The link is single use: opening it again shows the refund sent, with no form.
+      await page.goto(link)
+      await page.locator('.mpc-refund[data-status="sent"], .mpc-refund[data-status="sending"]').waitFor()
+      if ((await page.locator(".mpc-refund-form").count()) !== 0) throw new Error("the used link still offers the form")
     })
   )
 

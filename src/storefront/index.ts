@@ -61,3 +61,19 @@ export {
 } from "./lib/labels.js"
 export { cx, type ClassNames } from "./lib/class-names.js"
 export type * from "./types.js"
+
+export {
+  CryptoRefundClaimForm,
+  cryptoRefundClaimStatusText,
+  type CryptoRefundClaimFormProps,
+  type CryptoRefundClaimPart,
+} from "./components/crypto-refund-claim.js"
+export {
+  validateCryptoAddress,
+  addressNetworkOf,
+  addressNetworkName,
+  type AddressNetwork,
+  type AddressRefusal,
+  type CryptoAddressValidation,
+} from "./lib/addresses.js"
+export { CRYPTO_REFUND_CLAIM_STATUSES } from "./refund-claim-types.js"

@@ -15,7 +15,20 @@ export {
   type InitiateCryptoSessionInput,
   type InitiateCryptoSessionResult,
 } from "./server/session.js"
-export { CryptoStoreError, parsePaymentStatus, parseCurrencies, type StoreConnection } from "./server/store-client.js"
+export {
+  CryptoStoreError,
+  CryptoStoreConfigError,
+  CryptoStoreUnreachableError,
+  DEFAULT_STORE_TIMEOUT_MS,
+  STARTER_BACKEND_URL_VARIABLES,
+  STARTER_PUBLISHABLE_KEY_VARIABLE,
+  parsePaymentStatus,
+  parseCurrencies,
+  type StoreConnection,
+  type StoreLogger,
+  type StoreUnreachableReason,
+} from "./server/store-client.js"
 export { resolveCryptoReturn, type CryptoReturnDecision, type CryptoFailureReason } from "./lib/return.js"
 export { toCryptoPaymentState, isFinalCryptoStatus, FINAL_CRYPTO_STATUSES } from "./lib/status.js"
 export type * from "./types.js"
+export { getCryptoRefundClaim, claimCryptoRefund, parseRefundClaim, CryptoRefundClaimRefusedError, type RefundClaimQuery, type ClaimRefundInput } from "./server/refund-claim.js"

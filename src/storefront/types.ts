@@ -282,3 +282,4 @@ export interface CryptoPaymentState {
    */
   rest: { receivedAmount: string; dueAmount: string; canPayRest: boolean; topUpOpen: boolean } | null
 }
+export type * from "./refund-claim-types.js"

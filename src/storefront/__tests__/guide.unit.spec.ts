@@ -1,5 +1,6 @@
 import fs from "fs"
 import path from "path"
+import { STARTER_BACKEND_URL_VARIABLES } from "../server"
 
 /**
  * docs/storefront.md and examples/storefront (which follows it): every path that ends on the order
@@ -54,5 +55,44 @@ describe.each([
   it("every redirect to the order page follows await removeCartId()", () => {
     const offenders = sources.flatMap((source) => redirectsKeepingTheCart(source.text).map((line) => `${source.name}: ${line}`))
     expect(offenders).toEqual([])
+  })
+})
+
+/**
+ * docs/storefront.md, "What differs between the two starters" and step 2: the guide serves the
+ * Next.js starter and the DTC starter, which name the backend URL differently. A `baseUrl` with a
+ * fallback sent the DTC starter's kit requests to port 9000 (nothing listening, an empty coin step),
+ * so the guide reads each starter's own variable and lets the kit refuse a missing one.
+ */
+describe("docs/storefront.md: the backend URL in both starters", () => {
+  const baseUrlLines = guideBlocks.flatMap((block) => block.text.split("\n").filter((line) => /\bbaseUrl:/.test(line)).map((line) => line.trim()))
+
+  it("never falls back to localhost:9000 for the backend", () => {
+    expect(guide).not.toContain('|| "http://localhost:9000"')
+    expect(guide).not.toContain('?? "http://localhost:9000"')
+  })
+
+  it("gives baseUrl exactly one starter's variable, with no fallback", () => {
+    expect(baseUrlLines.length).toBeGreaterThan(0)
+    expect(baseUrlLines.filter((line) => !/^baseUrl: process\.env\.[A-Z_]+,$/.test(line))).toEqual([])
+  })
+
+  it.each(Object.entries(STARTER_BACKEND_URL_VARIABLES))("has a store connection for %s, reading %s", (starter, variable) => {
+    expect(baseUrlLines).toContain(`baseUrl: process.env.${variable},`)
+    const table = guide.slice(guide.indexOf("### What differs between the two starters"), guide.indexOf("### 0."))
+    expect(table).toContain(starter)
+    expect(table).toContain(`\`${variable}\``)
+  })
+
+  it("installs with each starter's package manager", () => {
+    expect(guide).toContain("npm install medusa-payment-crypto")
+    expect(guide).toMatch(/pnpm (--filter @dtc\/storefront )?add medusa-payment-crypto/)
+  })
+
+  it("shows the coin picker's error and retry, never only when the coins arrived", () => {
+    const picker = guideBlocks.find((block) => block.text.includes("<CryptoCoinPicker"))?.text ?? ""
+    expect(picker).toContain("error={coins.error}")
+    expect(picker).toContain("onRetry={coins.reload}")
+    expect(picker).not.toContain("&& coins.data ?")
   })
 })

@@ -28,6 +28,7 @@ function fakeFetch(answers: Array<[number, unknown]>): { fetch: typeof fetch; ca
 }
 
 const connection = { baseUrl: "http://localhost:9000/", publishableKey: "pk_test" }
+const silent = { error: () => undefined }
 
 describe("getCryptoPaymentStatus", () => {
   it("GETs the status of the cart with the publishable key and no cache", async () => {
@@ -60,7 +61,7 @@ describe("getCryptoPaymentStatus", () => {
     const failing: typeof fetch = async () => {
       throw new TypeError("fetch failed")
     }
-    await expect(getCryptoPaymentStatus({ ...connection, fetch: failing, cartId: "cart_1" })).rejects.toMatchObject({ status: null })
+    await expect(getCryptoPaymentStatus({ ...connection, fetch: failing, logger: silent, cartId: "cart_1" })).rejects.toMatchObject({ status: null })
   })
 
   it("requires a cart id", async () => {

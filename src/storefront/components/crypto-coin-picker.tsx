@@ -7,7 +7,7 @@ import { describeCoin } from "../lib/coins.js"
 import { formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
 import type { CryptoCurrencyOption, CryptoCurrencyUnavailable } from "../types.js"
 
-export type CryptoCoinPickerPart = "root" | "legend" | "total" | "list" | "option" | "input" | "label" | "name" | "network" | "amount" | "unavailable" | "empty"
+export type CryptoCoinPickerPart = "root" | "legend" | "total" | "list" | "option" | "input" | "label" | "name" | "network" | "amount" | "unavailable" | "empty" | "loading" | "error" | "retry"
 
 export interface CryptoCoinPickerProps {
   /** The coins, from `GET /store/crypto/currencies` (`listCryptoCurrencies` / `useCryptoCurrencies`). */
@@ -19,6 +19,15 @@ export interface CryptoCoinPickerProps {
   /** The chosen coin id (`psys_cid`), or null. */
   value: string | null
   onChange: (psysCid: string) => void
+  /** The coins are being read (`useCryptoCurrencies().loading`): says so instead of an empty list. */
+  loading?: boolean
+  /**
+   * The coins could not be read (`useCryptoCurrencies().error`): the shopper reads `coinsLoadFailed`,
+   * never the error's own text (a server action's message is hidden in production, and may be technical).
+   */
+  error?: Error | null
+  /** Read the coins again (`useCryptoCurrencies().reload`): shown as a button beside the error. */
+  onRetry?: () => void
   /** The cart total and its currency, shown above the list ("Total: €49.90"). */
   total?: { amount: string; currencyCode: string } | null
   /** Radio group name (default: a generated one). */
@@ -34,16 +43,19 @@ export interface CryptoCoinPickerProps {
  * the coin and its network named ("USDT · Tron (TRC-20)") and the cart total in that coin. A coin
  * under maintenance is disabled and says so in words; so is a coin whose minimum the cart total
  * does not reach (`unavailable`, with the minimum in the coin and the cart's currency). A zero total
- * offers no coin and says so.
+ * offers no coin and says so. The step is never empty: while the coins load it says so, a failed read
+ * shows an alert with a retry button, and a store that offers no coin says that.
  */
 export function CryptoCoinPicker(props: CryptoCoinPickerProps) {
-  const { currencies, unavailable = [], reason = null, value, onChange, total, disabled, locale, classNames = {} } = props
+  const { currencies, unavailable = [], reason = null, value, onChange, total, disabled, loading = false, error = null, onRetry, locale, classNames = {} } = props
   const labels = resolveCryptoLabels(locale, props.labels)
   const generated = useId()
   const name = props.name ?? `mpc-coin-${generated}`
+  const empty = currencies.length === 0 && unavailable.length === 0
+  const state = loading ? "loading" : error !== null ? "error" : "ready"
 
   return (
-    <fieldset className={cx("mpc-coin-picker", classNames.root)} disabled={disabled} data-selected={value ?? undefined}>
+    <fieldset className={cx("mpc-coin-picker", classNames.root)} disabled={disabled} data-selected={value ?? undefined} data-state={state}>
       <legend className={cx("mpc-coin-picker-legend", classNames.legend)}>{labels.chooseCoin}</legend>
       {total ? (
         <p className={cx("mpc-coin-picker-total", classNames.total)}>{formatFiatAmount(total.amount, total.currencyCode, locale)}</p>
@@ -115,7 +127,25 @@ export function CryptoCoinPicker(props: CryptoCoinPickerProps) {
           )
         })}
       </ul>
+      {state === "loading" && empty ? (
+        <p className={cx("mpc-coin-picker-loading", classNames.loading)} role="status">
+          {labels.loadingCoins}
+        </p>
+      ) : null}
+      {state === "error" ? (
+        <div className={cx("mpc-coin-picker-error", classNames.error)} role="alert">
+          <p>{labels.coinsLoadFailed}</p>
+          {onRetry ? (
+            <button type="button" className={cx("mpc-coin-picker-retry", classNames.retry)} onClick={onRetry}>
+              {labels.retryLoadCoins}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
       {reason === "zero_total" ? <p className={cx("mpc-coin-picker-empty", classNames.empty)}>{labels.noCoinsZeroTotal}</p> : null}
+      {state === "ready" && empty && reason !== "zero_total" ? (
+        <p className={cx("mpc-coin-picker-empty", classNames.empty)}>{labels.noCoinsAvailable}</p>
+      ) : null}
     </fieldset>
   )
 }

@@ -22,8 +22,11 @@ export interface UseCryptoCurrenciesResult {
   reason: string | null
   /** The coin the store marks as default, else the first one not under maintenance. */
   defaultCoin: string | null
+  /** The last failed read, kept until a read succeeds; show it with a retry (`CryptoCoinPicker` `error` and `onRetry`). */
   error: Error | null
+  /** True while a read runs, and while an enabled hook has neither data nor an error yet (never an empty step). */
   loading: boolean
+  /** Reads the coins again, e.g. the retry button after an error. */
   reload: () => void
 }
 
@@ -65,5 +68,7 @@ export function useCryptoCurrencies(options: UseCryptoCurrenciesOptions): UseCry
     currencies.find((coin) => coin.default && !coin.maintenance)?.psys_cid ?? currencies.find((coin) => !coin.maintenance)?.psys_cid ?? null
   const unavailable = data?.unavailable ?? []
   const reason = data?.reason ?? null
-  return { data, currencies, unavailable, reason, defaultCoin, error, loading, reload }
+  // Enabled with nothing read yet (the render before the first read starts) counts as loading too.
+  const pending = loading || (enabled && data === null && error === null)
+  return { data, currencies, unavailable, reason, defaultCoin, error, loading: pending, reload }
 }

@@ -93,6 +93,60 @@ export interface CryptoLabels {
   shortfallAccepted: string
   transactions: string
   transaction: string
+  /** The coin picker while the coins are being read. */
+  loadingCoins: string
+  /** The coin picker when the coins could not be read (the store unreachable or refusing). */
+  coinsLoadFailed: string
+  /** The coin picker's button that reads the coins again after `coinsLoadFailed`. */
+  retryLoadCoins: string
+  /** The coin picker when the store offers no coin for the cart (none accepted, none listed). */
+  noCoinsAvailable: string
+  /** The refund claim page: `{amount}` (in the coin), `{coin}` (its code), `{network}` (its network's name). */
+  refundAmount: string
+  /** The refund claim page: the order the refund belongs to, `{order}` (its number). */
+  refundOrder: string
+  /** The refund claim page while waiting: `{date}` (when the link stops working). */
+  refundExpires: string
+  /** The refund claim page before an address is entered. */
+  refundStatusWaiting: string
+  /** The address field: `{coin}`, `{network}`. */
+  refundAddressLabel: string
+  /** Under the address field: `{network}`. */
+  refundAddressHint: string
+  /** No address entered: `{coin}`. */
+  refundAddressEmpty: string
+  /** Not an address of the network: `{network}`. */
+  refundAddressFormat: string
+  /** An address of another network: `{other}` (that network), `{network}` (the refund's). */
+  refundAddressNetwork: string
+  /** The checkbox the shopper ticks before sending: `{network}`. */
+  refundConfirm: string
+  /** Sending without ticking `refundConfirm`. */
+  refundConfirmRequired: string
+  /** The button that claims the refund. */
+  refundSubmit: string
+  /** While the claim is being sent. */
+  refundSubmitting: string
+  /** While waiting, the last address was refused: `{reason}` (the store's words). */
+  refundRefused: string
+  /** The claim did not reach the store or was not answered. */
+  refundClaimFailed: string
+  /** Claimed and sent, not yet confirmed. */
+  refundStatusSending: string
+  /** The refund is completed. */
+  refundStatusSent: string
+  /** The gateway did not confirm the transfer: the shop checks it. */
+  refundStatusUnknown: string
+  /** The gateway refused the transfer. */
+  refundStatusFailed: string
+  /** The link expired before an address was entered. */
+  refundStatusExpired: string
+  /** The shop withdrew the link. */
+  refundStatusRevoked: string
+  /** Term before the address a claimed refund goes to. */
+  refundSentTo: string
+  /** The block explorer link of a sent refund. */
+  refundViewTransaction: string
 }
 
 export const englishLabels: CryptoLabels = {
@@ -159,6 +213,33 @@ export const englishLabels: CryptoLabels = {
   shortfallAccepted: "{amount} less than the amount due; the store accepted the payment.",
   transactions: "Transactions",
   transaction: "Transaction {n}",
+  loadingCoins: "Loading the coins…",
+  coinsLoadFailed: "The coins could not be loaded. Please try again in a moment.",
+  retryLoadCoins: "Try again",
+  noCoinsAvailable: "No coin is available for this cart.",
+  refundAmount: "Your refund: {amount} {coin} ({network})",
+  refundOrder: "Order #{order}",
+  refundExpires: "This link works until {date}.",
+  refundStatusWaiting: "Enter your address to receive the refund.",
+  refundAddressLabel: "Your {coin} address on {network}",
+  refundAddressHint: "Copy it from your wallet's receive screen. Only an address on {network} can receive this refund.",
+  refundAddressEmpty: "Please enter your {coin} address.",
+  refundAddressFormat: "This is not a valid address on {network}. Check it for typos, or copy it again from your wallet.",
+  refundAddressNetwork: "This is an address on {other}, not on {network}. Money sent to another network is lost: please enter your address on {network}.",
+  refundConfirm: "I have checked that this address is mine and on {network}",
+  refundConfirmRequired: "Please confirm that you checked the address.",
+  refundSubmit: "Send my refund to this address",
+  refundSubmitting: "Sending your refund…",
+  refundRefused: "The address was not accepted ({reason}). Please check it or enter another one.",
+  refundClaimFailed: "Your refund could not be requested. Please try again in a moment; if it keeps failing, contact the shop.",
+  refundStatusSending: "Your refund is on its way. It can take a while until the network confirms it.",
+  refundStatusSent: "Your refund has been sent.",
+  refundStatusUnknown: "Your address was received, but the transfer is not confirmed yet. The shop checks it and never sends twice; it will contact you if needed.",
+  refundStatusFailed: "The transfer was refused. The shop will contact you.",
+  refundStatusExpired: "This refund link has expired and no longer works. Please contact the shop for a new one.",
+  refundStatusRevoked: "This refund link no longer works: the shop withdrew it. Please contact the shop.",
+  refundSentTo: "Refund address",
+  refundViewTransaction: "View the transaction",
 }
 
 export const germanLabels: CryptoLabels = {
@@ -226,6 +307,33 @@ export const germanLabels: CryptoLabels = {
   shortfallAccepted: "{amount} weniger als fällig; der Shop hat die Zahlung angenommen.",
   transactions: "Transaktionen",
   transaction: "Transaktion {n}",
+  loadingCoins: "Die Kryptowährungen werden geladen…",
+  coinsLoadFailed: "Die Kryptowährungen konnten nicht geladen werden. Bitte versuchen Sie es gleich noch einmal.",
+  retryLoadCoins: "Erneut versuchen",
+  noCoinsAvailable: "Für diesen Warenkorb ist keine Kryptowährung verfügbar.",
+  refundAmount: "Ihre Erstattung: {amount} {coin} ({network})",
+  refundOrder: "Bestellung #{order}",
+  refundExpires: "Dieser Link gilt bis {date}.",
+  refundStatusWaiting: "Geben Sie Ihre Adresse ein, um die Erstattung zu erhalten.",
+  refundAddressLabel: "Ihre {coin}-Adresse im Netzwerk {network}",
+  refundAddressHint: "Kopieren Sie sie aus der Empfangsansicht Ihrer Wallet. Nur eine Adresse im Netzwerk {network} kann diese Erstattung empfangen.",
+  refundAddressEmpty: "Bitte geben Sie Ihre {coin}-Adresse ein.",
+  refundAddressFormat: "Das ist keine gültige Adresse im Netzwerk {network}. Prüfen Sie sie auf Tippfehler oder kopieren Sie sie erneut aus Ihrer Wallet.",
+  refundAddressNetwork: "Das ist eine Adresse im Netzwerk {other}, nicht {network}. Geld in einem anderen Netzwerk geht verloren: Bitte geben Sie Ihre Adresse im Netzwerk {network} ein.",
+  refundConfirm: "Ich habe geprüft, dass diese Adresse mir gehört und im Netzwerk {network} liegt",
+  refundConfirmRequired: "Bitte bestätigen Sie, dass Sie die Adresse geprüft haben.",
+  refundSubmit: "Erstattung an diese Adresse senden",
+  refundSubmitting: "Ihre Erstattung wird gesendet…",
+  refundRefused: "Die Adresse wurde nicht angenommen ({reason}). Bitte prüfen Sie sie oder geben Sie eine andere ein.",
+  refundClaimFailed: "Ihre Erstattung konnte nicht angefordert werden. Bitte versuchen Sie es gleich noch einmal; wenn es weiter nicht klappt, wenden Sie sich an den Shop.",
+  refundStatusSending: "Ihre Erstattung ist unterwegs. Bis das Netzwerk sie bestätigt, kann es eine Weile dauern.",
+  refundStatusSent: "Ihre Erstattung wurde gesendet.",
+  refundStatusUnknown: "Ihre Adresse ist eingegangen, die Überweisung ist aber noch nicht bestätigt. Der Shop prüft das und sendet nie doppelt; er meldet sich bei Bedarf bei Ihnen.",
+  refundStatusFailed: "Die Überweisung wurde abgelehnt. Der Shop meldet sich bei Ihnen.",
+  refundStatusExpired: "Dieser Erstattungslink ist abgelaufen und funktioniert nicht mehr. Bitte wenden Sie sich an den Shop, um einen neuen zu erhalten.",
+  refundStatusRevoked: "Dieser Erstattungslink funktioniert nicht mehr: Der Shop hat ihn zurückgezogen. Bitte wenden Sie sich an den Shop.",
+  refundSentTo: "Erstattungsadresse",
+  refundViewTransaction: "Transaktion ansehen",
 }
 
 /** Built-in label sets by language subtag. */

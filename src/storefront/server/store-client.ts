@@ -1,16 +1,45 @@
 import { isDecimalString } from "../lib/amount.js"
 import type { CryptoCurrenciesResponse, CryptoInvoiceStatus, CryptoPaymentStatusResponse } from "../types.js"
 
+/**
+ * Where each official starter keeps the backend URL (docs/storefront.md, "What differs between the
+ * two starters"). A missing `baseUrl` is refused naming both, never replaced by a default: a guessed
+ * `http://localhost:9000` sent the coin picker's reads to a port nothing listens on, and the shopper
+ * saw an empty step.
+ */
+export const STARTER_BACKEND_URL_VARIABLES = {
+  "nextjs-starter-medusa": "MEDUSA_BACKEND_URL",
+  "dtc-starter": "NEXT_PUBLIC_MEDUSA_BACKEND_URL",
+} as const
+
+/** Both official starters read the publishable key from this variable. */
+export const STARTER_PUBLISHABLE_KEY_VARIABLE = "NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY"
+
+/** How long a store call may take before it counts as unreachable: the store's own gateway call may take 30 s per attempt. */
+export const DEFAULT_STORE_TIMEOUT_MS = 60_000
+
+/** Where the helpers report a store they cannot use (a server log; `console` by default). */
+export interface StoreLogger {
+  error(message: string): void
+}
+
 /** How the helpers reach the Medusa store API: plain `fetch`, nothing else. */
 export interface StoreConnection {
-  /** The Medusa backend, e.g. process.env.MEDUSA_BACKEND_URL ("http://localhost:9000"). */
-  baseUrl: string
-  /** The store's publishable API key (`x-publishable-api-key`). */
-  publishableKey: string
+  /**
+   * The Medusa backend ("https://api.example.com"), read by the caller from the starter's own
+   * variable (`STARTER_BACKEND_URL_VARIABLES`). Missing or empty is refused with an error naming it.
+   */
+  baseUrl: string | null | undefined
+  /** The store's publishable API key (`x-publishable-api-key`), `NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY` in both starters. */
+  publishableKey: string | null | undefined
   /** A `fetch` to use instead of the global one (tests, instrumentation). */
   fetch?: typeof fetch
   /** Extra headers, e.g. the shopper's `authorization` from the starter's `getAuthHeaders()`. */
   headers?: Record<string, string>
+  /** Milliseconds before a call without an answer counts as unreachable (default `DEFAULT_STORE_TIMEOUT_MS`). */
+  timeoutMs?: number
+  /** Where an unusable store is reported (default `console`). Never given the key or the headers. */
+  logger?: StoreLogger
 }
 
 /** A store call that did not answer 2xx with the expected body. `status` is null when no answer came. */
@@ -26,16 +55,134 @@ export class CryptoStoreError extends Error {
   }
 }
 
-/** One store request; no caching (payment state changes by the second). */
+/** Why no answer came: the port refused, the host name did not resolve, the time ran out, or another network failure. */
+export type StoreUnreachableReason = "refused" | "dns" | "timeout" | "network"
+
+/** The backend did not answer at all (`status` null). `url` is the backend URL without credentials. */
+export class CryptoStoreUnreachableError extends CryptoStoreError {
+  readonly url: string
+  readonly reason: StoreUnreachableReason
+  /** The system error code when one was given (`ECONNREFUSED`, `ENOTFOUND`, …). */
+  readonly code: string | null
+
+  constructor(message: string, init: { url: string; path: string; reason: StoreUnreachableReason; code: string | null; cause: unknown }) {
+    super(message, null, init.path, { cause: init.cause })
+    this.name = "CryptoStoreUnreachableError"
+    this.url = init.url
+    this.reason = init.reason
+    this.code = init.code
+  }
+}
+
+/** The caller gave no usable backend URL or publishable key: a setup mistake, named with the variable to set. */
+export class CryptoStoreConfigError extends TypeError {
+  readonly field: "baseUrl" | "publishableKey"
+
+  constructor(field: "baseUrl" | "publishableKey", message: string) {
+    super(message)
+    this.name = "CryptoStoreConfigError"
+    this.field = field
+  }
+}
+
+const BACKEND_VARIABLES_TEXT = Object.entries(STARTER_BACKEND_URL_VARIABLES)
+  .map(([starter, variable]) => `${variable} in ${starter}`)
+  .join(", ")
+
+/** The backend URL as it may be shown: no user, password, query or fragment. */
+function displayUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl)
+    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`
+  } catch {
+    return "(an unparsable URL)"
+  }
+}
+
+function report(logger: StoreLogger | undefined, message: string): void {
+  ;(logger ?? console).error(`[medusa-payment-crypto] ${message}`)
+}
+
+/** The backend URL, refused clearly when missing: the starters differ in its variable, and a default would hide that. */
+function requireBaseUrl(connection: StoreConnection): string {
+  const baseUrl = typeof connection.baseUrl === "string" ? connection.baseUrl.trim() : ""
+  if (baseUrl === "") {
+    const error = new CryptoStoreConfigError(
+      "baseUrl",
+      `baseUrl is missing: pass the Medusa backend URL from the storefront's environment (${BACKEND_VARIABLES_TEXT}; docs/storefront.md, step 2)`
+    )
+    report(connection.logger, error.message)
+    throw error
+  }
+  if (!/^https?:\/\/[^/\s]/i.test(baseUrl)) {
+    const error = new CryptoStoreConfigError(
+      "baseUrl",
+      `baseUrl must be the absolute http(s) URL of the Medusa backend (${BACKEND_VARIABLES_TEXT}), got ${JSON.stringify(baseUrl.slice(0, 80))}`
+    )
+    report(connection.logger, error.message)
+    throw error
+  }
+  return baseUrl.replace(/\/+$/, "")
+}
+
+function requirePublishableKey(connection: StoreConnection): string {
+  const key = typeof connection.publishableKey === "string" ? connection.publishableKey.trim() : ""
+  if (key === "") {
+    const error = new CryptoStoreConfigError(
+      "publishableKey",
+      `publishableKey is missing: pass the store's publishable API key (pk_...), ${STARTER_PUBLISHABLE_KEY_VARIABLE} in both official starters`
+    )
+    report(connection.logger, error.message)
+    throw error
+  }
+  return key
+}
+
+/** The first system error code along a `fetch` failure's causes (undici wraps it: `TypeError: fetch failed` → `cause.code`). */
+function systemCodeOf(error: unknown, depth = 0): string | null {
+  if (depth > 4 || typeof error !== "object" || error === null) return null
+  const { code, errors, cause } = error as { code?: unknown; errors?: unknown; cause?: unknown }
+  if (typeof code === "string" && code !== "") return code
+  if (Array.isArray(errors)) {
+    for (const inner of errors) {
+      const found = systemCodeOf(inner, depth + 1)
+      if (found !== null) return found
+    }
+  }
+  return systemCodeOf(cause, depth + 1)
+}
+
+function unreachableReason(error: unknown, code: string | null): StoreUnreachableReason {
+  const name = typeof error === "object" && error !== null ? (error as { name?: unknown }).name : undefined
+  // AbortSignal.timeout rejects with a DOMException named TimeoutError (AbortError in older runtimes).
+  if (name === "TimeoutError" || name === "AbortError") return "timeout"
+  if (code === "ECONNREFUSED") return "refused"
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "dns"
+  if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT") return "timeout"
+  return "network"
+}
+
+const REASON_TEXT: Record<Exclude<StoreUnreachableReason, "timeout">, string> = {
+  refused: "the connection was refused (is the backend running on that port?)",
+  dns: "the host name did not resolve",
+  network: "the request failed before an answer came",
+}
+
+/**
+ * One store request; no caching (payment state changes by the second). A missing backend URL or key
+ * throws `CryptoStoreConfigError` naming the variable to set; a backend that does not answer
+ * (refused, unknown host, timeout) throws `CryptoStoreUnreachableError` naming the URL. Both are
+ * also logged, because a Next.js server action's message does not reach the browser in production.
+ */
 export async function storeRequest(connection: StoreConnection, method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
-  if (typeof connection.baseUrl !== "string" || !/^https?:\/\//i.test(connection.baseUrl)) {
-    throw new TypeError('baseUrl must be the Medusa backend URL, e.g. "http://localhost:9000"')
-  }
-  if (typeof connection.publishableKey !== "string" || connection.publishableKey.trim() === "") {
-    throw new TypeError("publishableKey is required: the store's publishable API key (pk_...)")
-  }
+  const baseUrl = requireBaseUrl(connection)
+  const publishableKey = requirePublishableKey(connection)
   const doFetch = connection.fetch ?? globalThis.fetch
-  const url = `${connection.baseUrl.replace(/\/+$/, "")}${path}`
+  const timeoutMs = connection.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
+    throw new TypeError("timeoutMs must be a positive integer number of milliseconds")
+  }
+  const url = `${baseUrl}${path}`
   let response: Response
   try {
     response = await doFetch(url, {
@@ -45,12 +192,28 @@ export async function storeRequest(connection: StoreConnection, method: "GET" | 
         accept: "application/json",
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
         ...(connection.headers ?? {}),
-        "x-publishable-api-key": connection.publishableKey,
+        "x-publishable-api-key": publishableKey,
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(typeof AbortSignal !== "undefined" && typeof AbortSignal.timeout === "function" ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
     })
   } catch (cause) {
-    throw new CryptoStoreError(`${method} ${path} failed before an answer came`, null, path, { cause })
+    const code = systemCodeOf(cause)
+    const reason = unreachableReason(cause, code)
+    const shown = displayUrl(baseUrl)
+    const route = path.split("?")[0] ?? path
+    // A POST that timed out may have been carried out: the caller reads the status before sending it again.
+    const detail =
+      reason !== "timeout"
+        ? REASON_TEXT[reason]
+        : `no answer within ${timeoutMs} ms${method === "POST" ? " (the store may still have done it: read the payment status before trying again)" : ""}`
+    const error = new CryptoStoreUnreachableError(
+      `Could not reach the Medusa backend at ${shown} (${method} ${route}): ${detail}${code !== null ? ` [${code}]` : ""}. ` +
+        `Check the backend URL the storefront passes as baseUrl (${BACKEND_VARIABLES_TEXT}) and that the backend is running.`,
+      { url: shown, path, reason, code, cause }
+    )
+    report(connection.logger, error.message)
+    throw error
   }
   const raw = await response.text()
   let parsed: unknown = undefined
