@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import path from "node:path"
-import type { ICustomerModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { ICustomerModuleService, INotificationModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -808,6 +808,15 @@ medusaIntegrationTestRunner({
       })
     })
     describe("refunds the shopper claims (docs/money-out.md#refunds-the-shopper-claims)", () => {
+      beforeEach(async () => {
+        // Back to the provider's own options: the settings tests above leave LTC as the only coin.
+        await admin().post(
+          "/admin/crypto/settings",
+          { accepted_coins: null, default_coin: null, invoice_lifetime_minutes: null, order_on_detection: null, underpaid_tolerance_percent: null },
+          auth
+        )
+      })
+
       it("starts a refund without an address; the shopper's link shows it, takes one address once, and the merchant sees it waiting, then sent", async () => {
         const container = getContainer()
         const store = await createCryptoStore(container)
@@ -825,6 +834,20 @@ medusaIntegrationTestRunner({
         const link = new URL(created.data.link)
         expect(`${link.origin}${link.pathname}`).toBe("http://localhost:8000/checkout/crypto/refund")
         const token = link.searchParams.get("token") ?? ""
+        // The shopper gets the link by e-mail once (docs/notifications.md), through the store's notification provider.
+        const notifications = container.resolve<INotificationModuleService>(Modules.NOTIFICATION)
+        let mails: Awaited<ReturnType<INotificationModuleService["listNotifications"]>> = []
+        for (let waited = 0; waited < 15_000 && mails.length === 0; waited += 250) {
+          await new Promise((resolve) => setTimeout(resolve, 250))
+          mails = await notifications.listNotifications({ resource_id: orderId, trigger_type: "crypto.refund.claimable" })
+        }
+        expect(mails).toHaveLength(1)
+        expect(mails[0]).toMatchObject({
+          to: "shopper@example.com",
+          channel: "email",
+          template: "crypto-refund-claimable",
+          data: { claim_url: created.data.link, amount_with_coin: `${surplus} ETH`, network: "ETH" },
+        })
         const seen = await api.get(`/store/crypto/refund-claims?token=${token}`, headers)
         expect(seen.data.claim).toMatchObject({ status: "waiting", amount: surplus, psys_cid: "ETH", network: "ETH", address: null, tx_url: null })
         const waiting = await admin().get(`/admin/crypto/refund-claims?order_id=${orderId}`, auth)

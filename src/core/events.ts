@@ -2,7 +2,7 @@
  * The Medusa events this plugin emits through the event bus (docs/events.md), so a store can tell
  * the merchant by e-mail or chat with a subscriber, and the plugin tells the shopper
  * (docs/notifications.md). Payload: `CryptoMoneyEvent`, except `crypto.invoice.created`
- * (`CryptoInvoiceCreatedEvent`).
+ * (`CryptoInvoiceCreatedEvent`) and `crypto.refund.claimable` (`CryptoRefundClaimableEvent`).
  */
 export const CryptoEvents = {
   INVOICE_CREATED: "crypto.invoice.created",
@@ -14,6 +14,7 @@ export const CryptoEvents = {
   WITHDRAWAL_OUTCOME_UNKNOWN: "crypto.withdrawal.outcome_unknown",
   REFUND_OUTCOME_UNKNOWN: "crypto.refund.outcome_unknown",
   EXCHANGE_OUTCOME_UNKNOWN: "crypto.exchange.outcome_unknown",
+  REFUND_CLAIMABLE: "crypto.refund.claimable",
 } as const
 
 export type CryptoEventName = (typeof CryptoEvents)[keyof typeof CryptoEvents]
@@ -56,12 +57,35 @@ export interface CryptoInvoiceCreatedEvent {
 }
 
 /**
+ * `crypto.refund.claimable`: the merchant started a refund the shopper claims with their own address
+ * (docs/money-out.md#refunds-the-shopper-claims). It carries the claim link, which exists nowhere
+ * else (only its token's hash is stored): the shopper's e-mail, or a store's own subscriber, sends it.
+ */
+export interface CryptoRefundClaimableEvent {
+  /** The claim (`crcl_…`). */
+  id: string
+  provider_id: string
+  order_id: string
+  psys_cid: string
+  /** The refund, a decimal string in that coin. */
+  amount: string
+  /** The storefront's claim page with the token. */
+  link: string
+  /** ISO 8601. */
+  expires_at: string
+}
+
+/**
  * Each event's payload by name, for a store's subscriber (docs/events.md):
  * `SubscriberArgs<CryptoEvents["crypto.payment.underpaid"]>`. Shares its name with the `CryptoEvents`
  * list of names above; one import gives both. Every name of that list is a key here.
  */
 export type CryptoEvents = {
-  [Name in CryptoEventName]: Name extends typeof CryptoEvents.INVOICE_CREATED ? CryptoInvoiceCreatedEvent : CryptoMoneyEvent
+  [Name in CryptoEventName]: Name extends typeof CryptoEvents.INVOICE_CREATED
+    ? CryptoInvoiceCreatedEvent
+    : Name extends typeof CryptoEvents.REFUND_CLAIMABLE
+      ? CryptoRefundClaimableEvent
+      : CryptoMoneyEvent
 }
 
 /**

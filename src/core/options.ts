@@ -53,7 +53,7 @@ export interface CryptoProviderOptions {
   gatewayTimeoutMs?: number
   /**
    * The shopper's e-mails through Medusa's Notification Module (docs/notifications.md): `false`
-   * turns them all off; per message (`paymentInstructions`, `paymentReceived`, `underpaid`) `false`,
+   * turns them all off; per message (`paymentInstructions`, `paymentReceived`, `underpaid`, `refundClaimable`) `false`,
    * or your own `template` name and `content`. Default: all on, with the default English templates.
    */
   shopperMessages?: ShopperMessagesOption
@@ -190,6 +190,7 @@ const shopperMessages = z.preprocess(
         paymentInstructions: shopperMessage("paymentInstructions").optional(),
         paymentReceived: shopperMessage("paymentReceived").optional(),
         underpaid: shopperMessage("underpaid").optional(),
+        refundClaimable: shopperMessage("refundClaimable").optional(),
       },
       { error: `shopperMessages must be ${SHOPPER_MESSAGES_HELP}` }
     )

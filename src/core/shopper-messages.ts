@@ -1,4 +1,5 @@
 import { Modules } from "@medusajs/framework/utils"
+import { networkOf } from "./network"
 import { exact } from "./money"
 
 /**
@@ -14,7 +15,7 @@ import { exact } from "./money"
  */
 
 /** The messages, by the name of their option (`shopperMessages.<kind>`). */
-export const SHOPPER_MESSAGE_KINDS = ["paymentInstructions", "paymentReceived", "underpaid"] as const
+export const SHOPPER_MESSAGE_KINDS = ["paymentInstructions", "paymentReceived", "underpaid", "refundClaimable"] as const
 export type ShopperMessageKind = (typeof SHOPPER_MESSAGE_KINDS)[number]
 
 /** The Notification Module `template` each message is sent with unless the merchant names another. */
@@ -22,6 +23,7 @@ export const DEFAULT_SHOPPER_TEMPLATES: Record<ShopperMessageKind, string> = {
   paymentInstructions: "crypto-payment-instructions",
   paymentReceived: "crypto-payment-received",
   underpaid: "crypto-payment-underpaid",
+  refundClaimable: "crypto-refund-claimable",
 }
 
 /** Every placeholder of each message: the keys of its `data`, each a string or null. */
@@ -41,6 +43,7 @@ export const SHOPPER_MESSAGE_PLACEHOLDERS = {
     "pay_rest_until_text",
     "return_url",
   ],
+  refundClaimable: ["amount", "coin", "coin_id", "amount_with_coin", "network", "order_display_id", "claim_url", "expires_at", "expires_at_text"],
 } as const satisfies Record<ShopperMessageKind, readonly string[]>
 
 export type ShopperMessageData<Kind extends ShopperMessageKind> = { [Name in (typeof SHOPPER_MESSAGE_PLACEHOLDERS)[Kind][number]]: string | null }
@@ -114,6 +117,22 @@ export const DEFAULT_SHOPPER_MESSAGES: Record<ShopperMessageKind, ShopperMessage
       "{{#pay_rest_until_text}}<p>Please pay it before {{pay_rest_until_text}}.</p>{{/pay_rest_until_text}}",
       '{{#return_url}}<p><a href="{{return_url}}">Pay the rest</a></p>{{/return_url}}',
       "{{^return_url}}<p>Go back to the shop's checkout to pay the rest.</p>{{/return_url}}",
+    ].join("\n"),
+  },
+  refundClaimable: {
+    subject: "Your refund of {{amount_with_coin}}{{#order_display_id}} for order #{{order_display_id}}{{/order_display_id}}: tell us where to send it",
+    text: [
+      "The shop is refunding {{amount_with_coin}}{{#order_display_id}} for order #{{order_display_id}}{{/order_display_id}} to you in crypto{{#network}}, on the {{network}} network{{/network}}.",
+      "Open this link, enter your own address for this coin and network, and confirm:",
+      "{{claim_url}}",
+      "{{#expires_at_text}}The link works once, until {{expires_at_text}}.",
+      "{{/expires_at_text}}If you did not expect this refund, contact the shop.",
+    ].join("\n"),
+    html: [
+      "<p>The shop is refunding <strong>{{amount_with_coin}}</strong>{{#order_display_id}} for order #{{order_display_id}}{{/order_display_id}} to you in crypto{{#network}}, on the {{network}} network{{/network}}.</p>",
+      '<p><a href="{{claim_url}}">Enter your address and confirm</a></p>',
+      "{{#expires_at_text}}<p>The link works once, until {{expires_at_text}}.</p>{{/expires_at_text}}",
+      "<p>If you did not expect this refund, contact the shop.</p>",
     ].join("\n"),
   },
 }
@@ -314,6 +333,30 @@ export function underpaidData(facts: UnderpaidFacts): ShopperMessageData<"underp
     pay_rest_until: facts.pay_rest_until === null ? null : facts.pay_rest_until.toISOString(),
     pay_rest_until_text: utcText(facts.pay_rest_until),
     return_url: facts.return_url,
+  }
+}
+
+export interface RefundClaimableFacts {
+  psys_cid: string
+  amount: string
+  order_display_id: string | null
+  claim_url: string
+  expires_at: string
+}
+
+/** A refund the shopper claims: the amount with its coin and network, the link, until when it works. */
+export function refundClaimableData(facts: RefundClaimableFacts): ShopperMessageData<"refundClaimable"> {
+  const expires = new Date(facts.expires_at)
+  return {
+    amount: exact(facts.amount).toFixed(),
+    coin: facts.psys_cid,
+    coin_id: facts.psys_cid,
+    amount_with_coin: amountWithCoin(facts.amount, null, facts.psys_cid),
+    network: networkOf(facts.psys_cid),
+    order_display_id: facts.order_display_id,
+    claim_url: facts.claim_url,
+    expires_at: Number.isNaN(expires.getTime()) ? null : expires.toISOString(),
+    expires_at_text: utcText(expires),
   }
 }
 

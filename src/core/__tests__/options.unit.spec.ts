@@ -128,7 +128,7 @@ describe("shopperMessages", () => {
   })
 
   it("turns every message off with false", () => {
-    expect(parseCryptoOptions({ ...valid, shopperMessages: false }).shopperMessages).toEqual({ paymentInstructions: null, paymentReceived: null, underpaid: null })
+    expect(parseCryptoOptions({ ...valid, shopperMessages: false }).shopperMessages).toEqual({ paymentInstructions: null, paymentReceived: null, underpaid: null, refundClaimable: null })
   })
 
   it("turns one message off, names another's provider template without content, and replaces a third's subject only", () => {

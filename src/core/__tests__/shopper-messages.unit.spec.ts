@@ -4,6 +4,7 @@ import {
   DEFAULT_SHOPPER_MESSAGES,
   instructionsData,
   receivedData,
+  refundClaimableData,
   renderShopperMessage,
   renderTemplate,
   resolveShopperMessages,
@@ -47,7 +48,14 @@ const underpaid = underpaidData({
   pay_rest_until: new Date("2026-11-27T20:00:00.000Z"),
   return_url: "https://shop.test/checkout/crypto/return?cart_id=cart_1",
 })
-const full = { paymentInstructions: whiteLabelInstructions, paymentReceived: received, underpaid } as const
+const refundClaimable = refundClaimableData({
+  psys_cid: "USDT_TRX",
+  amount: "12.50",
+  order_display_id: "1042",
+  claim_url: "https://shop.test/checkout/crypto/refund?token=abc",
+  expires_at: "2026-12-03T20:00:00.000Z",
+})
+const full = { paymentInstructions: whiteLabelInstructions, paymentReceived: received, underpaid, refundClaimable } as const
 
 const everyText = (rendered: ReturnType<typeof renderShopperMessage>) => {
   if (rendered.content === undefined) throw new Error("no content")
@@ -74,6 +82,17 @@ describe("the default shopper messages", () => {
     for (const text of everyText(renderShopperMessage(message(kind), sparse))) {
       expect(text).not.toMatch(/\{\{|\}\}|undefined|null|NaN/)
     }
+  })
+
+  it("tells the shopper of a refund to claim the amount with its coin and network, the order, the link and until when it works", () => {
+    const rendered = renderShopperMessage(message("refundClaimable"), refundClaimable)
+    const [subject, text, html] = everyText(rendered)
+    expect(subject).toBe("Your refund of 12.5 USDT_TRX for order #1042: tell us where to send it")
+    expect(text).toContain("on the TRX network")
+    expect(text).toContain("https://shop.test/checkout/crypto/refund?token=abc")
+    expect(text).toContain("until 2026-12-03 20:00 UTC")
+    expect(html).toContain('<a href="https://shop.test/checkout/crypto/refund?token=abc">')
+    expect(rendered.template).toBe("crypto-refund-claimable")
   })
 
   it("tells the white-label shopper the exact amount with its coin and network, the address, the expiry and both links", () => {

@@ -4,8 +4,13 @@ import { config, shopperMessageOf } from "../crypto-shopper-messages"
 const money: CryptoMoneyEvent = { id: "cinv_1", provider_id: "pp_crypto_crypto", order_id: "order_1", psys_cid: "LTC", currency: "LTC", amount: "0.334", subject_id: "cinv_1" }
 
 describe("the shopper messages subscriber", () => {
-  it("listens to the three events that start a shopper message", () => {
-    expect(config.event).toEqual([CryptoEvents.INVOICE_CREATED, CryptoEvents.PAYMENT_RECEIVED, CryptoEvents.PAYMENT_UNDERPAID])
+  it("listens to the four events that start a shopper message", () => {
+    expect(config.event).toEqual([CryptoEvents.INVOICE_CREATED, CryptoEvents.PAYMENT_RECEIVED, CryptoEvents.PAYMENT_UNDERPAID, CryptoEvents.REFUND_CLAIMABLE])
+  })
+
+  it("asks for the refund-to-claim message with the claim and its link", () => {
+    const claim = { id: "crcl_1", provider_id: "pp_crypto_crypto", order_id: "order_1", psys_cid: "USDT_TRX", amount: "12.5", link: "https://shop.test/checkout/crypto/refund?token=t", expires_at: "2026-12-03T20:00:00.000Z" }
+    expect(shopperMessageOf(CryptoEvents.REFUND_CLAIMABLE, claim)).toEqual({ kind: "refundClaimable", provider_id: "pp_crypto_crypto", claim })
   })
 
   it("asks for the payment instructions of a created invoice, with the invoice as the gateway created it", () => {

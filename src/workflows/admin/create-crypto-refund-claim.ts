@@ -1,4 +1,6 @@
-import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { emitEventStep } from "@medusajs/medusa/core-flows"
+import { CryptoEvents, type CryptoRefundClaimableEvent } from "../../core/events"
 import { MedusaError } from "@medusajs/framework/utils"
 import { resolveCryptoModule } from "../../modules/crypto"
 import { createCryptoRefundClaimStep, type CreateCryptoRefundClaimInput } from "./steps/create-crypto-refund-claim"
@@ -10,7 +12,20 @@ export const createCryptoRefundClaimWorkflowId = "create-crypto-refund-claim"
  * any refund, recorded as a claim; the answer carries the link for the shopper, shown once.
  */
 export const createCryptoRefundClaimWorkflow = createWorkflow(createCryptoRefundClaimWorkflowId, (input: CreateCryptoRefundClaimInput) => {
-  return new WorkflowResponse(createCryptoRefundClaimStep(input))
+  const claim = createCryptoRefundClaimStep(input)
+  // The shopper's e-mail with the link (docs/notifications.md), or a store's own subscriber: the
+  // link exists only now. Emitted once the workflow succeeded (Medusa's grouped workflow events).
+  const data = transform({ claim, input }, ({ claim, input }): CryptoRefundClaimableEvent => ({
+    id: claim.id,
+    provider_id: claim.provider_id,
+    order_id: input.order_id,
+    psys_cid: claim.psys_cid,
+    amount: claim.amount,
+    link: claim.link,
+    expires_at: claim.expires_at,
+  }))
+  emitEventStep({ eventName: CryptoEvents.REFUND_CLAIMABLE, data })
+  return new WorkflowResponse(claim)
 })
 
 export const revokeCryptoRefundClaimStepId = "revoke-crypto-refund-claim"

@@ -1,13 +1,14 @@
 import type { ConfigModule, CreateNotificationDTO, FilterableNotificationProps, INotificationModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, NotificationStatus } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { CryptoEvents, type CryptoEventName, type CryptoInvoiceCreatedEvent } from "../../core/events"
+import { CryptoEvents, type CryptoEventName, type CryptoInvoiceCreatedEvent, type CryptoRefundClaimableEvent } from "../../core/events"
 import { returnUrl, type ResolvedCryptoOptions } from "../../core/options"
 import { GatewayStatus, knownStatusOf } from "../../core/payment-state"
 import { resolveCryptoProviderEntry } from "../../core/provider-entry"
 import {
   instructionsData,
   receivedData,
+  refundClaimableData,
   renderShopperMessage,
   SHOPPER_MESSAGE_CHANNEL,
   shopperMessageKey,
@@ -29,6 +30,8 @@ export type NotifyCryptoShopperInput =
   | { kind: "paymentReceived"; provider_id: string; invoice_id: string }
   /** `crypto.payment.underpaid`: the attention item (`catt_…`) of an invoice that ended short. */
   | { kind: "underpaid"; provider_id: string; attention_id: string }
+  /** `crypto.refund.claimable`: a refund the shopper claims, with its link (docs/money-out.md#refunds-the-shopper-claims). */
+  | { kind: "refundClaimable"; provider_id: string; claim: CryptoRefundClaimableEvent }
 
 export interface NotifiedCryptoShopper {
   kind: ShopperMessageKind
@@ -57,7 +60,10 @@ export interface ShopperQuery {
 
 /** What sending a message needs; built from the step's container (`notifyDepsOf`), fakes in unit tests. */
 export interface NotifyShopperDeps {
-  cryptoModule: Pick<CryptoModuleService, "retrieveCryptoInvoice" | "listCryptoInvoices" | "retrieveCryptoAttention" | "listCryptoAttentions" | "listCryptoWithdrawals">
+  cryptoModule: Pick<
+    CryptoModuleService,
+    "retrieveCryptoInvoice" | "listCryptoInvoices" | "retrieveCryptoAttention" | "listCryptoAttentions" | "listCryptoWithdrawals" | "listCryptoRefundClaims"
+  >
   query: ShopperQuery
   /** The provider entry's options from medusa-config (`shopperMessages` is not an admin setting). */
   optionsOf(providerId: string): ResolvedCryptoOptions
@@ -85,6 +91,7 @@ const TRIGGER: Record<ShopperMessageKind, CryptoEventName> = {
   paymentInstructions: CryptoEvents.INVOICE_CREATED,
   paymentReceived: CryptoEvents.PAYMENT_RECEIVED,
   underpaid: CryptoEvents.PAYMENT_UNDERPAID,
+  refundClaimable: CryptoEvents.REFUND_CLAIMABLE,
 }
 
 /**
@@ -193,6 +200,22 @@ async function prepare(
       })
       const resource = root.order_id !== null ? { id: root.order_id, type: "order" as const } : { id: root.cart_id ?? root.id, type: "cart" as const }
       return { to, message: renderShopperMessage(message, data), key: shopperMessageKey(input.kind, root.id), resource }
+    }
+    case "refundClaimable": {
+      // Only while the claim still waits for the shopper's address (not revoked, claimed or expired).
+      const [claim] = await cryptoModule.listCryptoRefundClaims({ id: input.claim.id }, { take: 1 })
+      if (claim === undefined || claim.status !== "waiting" || new Date(claim.expires_at).getTime() <= deps.now().getTime()) return "not_due"
+      const order = (await query.graph({ entity: "order", fields: ["id", "display_id", "email"], filters: { id: claim.order_id } })).data[0]
+      const to = textOf(order?.email)
+      if (to === null) return "no_email"
+      const data = refundClaimableData({
+        psys_cid: claim.psys_cid,
+        amount: claim.amount,
+        order_display_id: order?.display_id === undefined || order.display_id === null ? null : String(order.display_id),
+        claim_url: input.claim.link,
+        expires_at: input.claim.expires_at,
+      })
+      return { to, message: renderShopperMessage(message, data), key: shopperMessageKey(input.kind, claim.id), resource: { id: claim.order_id, type: "order" } }
     }
     case "underpaid": {
       const item = await cryptoModule.retrieveCryptoAttention(input.attention_id)

@@ -87,6 +87,6 @@ export type AdminCryptoRefundClaim = Serialized<
 
 /** POST /admin/crypto/refund-claims: the claim and the link for the customer, shown once. */
 export interface AdminCryptoRefundClaimCreated {
-  claim: { id: string; link: string; expires_at: string; amount: string; psys_cid: string }
+  claim: { id: string; provider_id: string; link: string; expires_at: string; amount: string; psys_cid: string }
   link: string
 }

@@ -14,6 +14,7 @@ export type CreateCryptoRefundClaimInput = Omit<CreateCryptoRefundInput, "addres
 
 export interface CreatedCryptoRefundClaim {
   id: string
+  provider_id: string
   /** The link the shopper opens: the storefront's claim page with the token. Shown once. */
   link: string
   expires_at: string
@@ -35,7 +36,7 @@ export const createCryptoRefundClaimStep = createStep(
     const { expires_in_hours, ...refund } = input
     // No address yet, and a key that matches no recorded refund: only the preparation runs.
     const prepared = await prepareCryptoRefund(container, { ...refund, address: "", idempotency_key: `refund-claim-preview:${randomUUID()}` })
-    const { options } = await resolveCryptoProvider(container, prepared.provider_id, "cached")
+    const { entry, options } = await resolveCryptoProvider(container, prepared.provider_id, "cached")
     if (options.storefrontUrl === undefined) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
@@ -49,7 +50,7 @@ export const createCryptoRefundClaimStep = createStep(
     const { token, hash } = newClaimToken()
     const expiresAt = new Date(Date.now() + (expires_in_hours ?? DEFAULT_CLAIM_HOURS) * 3600 * 1000)
     const claim = await resolveCryptoModule(container).createCryptoRefundClaims({
-      provider_id: prepared.provider_id,
+      provider_id: entry.providerId,
       order_id: input.order_id,
       kind: input.kind,
       params: { ...refund, requested_by: undefined },
@@ -64,7 +65,7 @@ export const createCryptoRefundClaimStep = createStep(
     const link = new URL(`${options.storefrontUrl}${REFUND_CLAIM_PATH}`)
     link.searchParams.set("token", token)
     return new StepResponse<CreatedCryptoRefundClaim, string>(
-      { id: claim.id, link: link.toString(), expires_at: expiresAt.toISOString(), amount, psys_cid: prepared.psys_cid },
+      { id: claim.id, provider_id: entry.providerId, link: link.toString(), expires_at: expiresAt.toISOString(), amount, psys_cid: prepared.psys_cid },
       claim.id
     )
   },
