@@ -276,6 +276,39 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
     })
   )
 
+  await step("storefront: hosted: an invoice that expired short offers the rest on the return page; the rest's payment page is paid and the order confirmed", () =>
+    withShopper({}, async ({ context, page }) => {
+      await toPaymentStep(page, sf)
+      await choosePayment(page, HOSTED, "LTC")
+      const cartId = await cartIdOf(context)
+      const first = (await paymentStatus(demo, cartId)).invoice
+      const total = new Decimal((await demo.sandbox.control.as(demo.shop.secretKey).invoice(first.txn_id)).invoice_total_sum)
+      await control(`/invoices/${encodeURIComponent(first.txn_id)}/pay`, { amount: total.times("0.5").toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed() })
+      await control("/clock/advance", { seconds: 7200 })
+      // The shopper comes back (the return link of the "pay the rest" e-mail): the rest, not the order placed on detection.
+      await page.goto(`${sf}/checkout/crypto/return?cart_id=${encodeURIComponent(cartId)}`)
+      await page.locator('.mpc-result[data-status="rest_due"]').waitFor({ timeout: 90000 })
+      await page.locator(".mpc-result-rest").waitFor()
+      await shot(page, "hosted-rest-due")
+      await page.getByRole("button", { name: "Pay the rest" }).click()
+      const restPage = page.getByRole("link", { name: "Pay the rest on the payment page" })
+      await restPage.waitFor()
+      const { invoice } = await paymentStatus(demo, cartId)
+      const topUp = invoice.rest && invoice.rest.top_up
+      if (!topUp || (await restPage.getAttribute("href")) !== topUp.invoice_url) throw new Error(`the link goes to ${await restPage.getAttribute("href")}; the top-up is ${JSON.stringify(topUp)}`)
+      await restPage.click()
+      await page.waitForURL((url) => url.href.startsWith(demo.sandboxUrl))
+      await page.getByRole("button", { name: "Pay in full" }).click()
+      await page.locator("#status", { hasText: "pending" }).waitFor()
+      await page.getByRole("button", { name: "Confirmations arrive" }).click()
+      const toSite = page.locator('#to-site[href*="/checkout/crypto/return"]')
+      await toSite.waitFor()
+      await toSite.click()
+      await page.waitForURL(/\/order\/[^/]+\/confirmed$/, { timeout: 90000 })
+      await expectNoCart(context)
+    })
+  )
+
   await step("storefront: a refund the shopper claims: the link's page shows it, refuses another network's address, and sends once to the shopper's own", () =>
     withShopper({}, async ({ page }) => {
       // An order paid 20 % over in BTC (the store's API, as a shopper's wallet would pay it).

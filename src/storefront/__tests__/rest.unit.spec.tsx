@@ -3,7 +3,8 @@
  */
 import { act, fireEvent, render, screen } from "@testing-library/react"
 import { TextEncoder } from "util"
-import { CryptoPaymentPanel } from "../index"
+import { CryptoPaymentPanel, CryptoPaymentResult } from "../index"
+import { resolveCryptoReturn } from "../lib/return"
 import { toCryptoPaymentState } from "../lib/status"
 import type { CryptoPaymentRest, CryptoTopUp } from "../types"
 import { statusWith } from "./fixtures"
@@ -99,5 +100,29 @@ describe("CryptoPaymentPanel: pay the rest", () => {
     render(<CryptoPaymentPanel status={endedShort({ can_pay_rest: false, top_up: topUp({ address: null }) })} locale="de-DE" />)
     const link = screen.getByRole("link", { name: "Rest auf der Zahlungsseite bezahlen" }) as HTMLAnchorElement
     expect(link.href).toBe("https://gateway.test/invoice/INV-2")
+  })
+})
+
+describe("the return page of an invoice that ended short", () => {
+  it("decides rest_due, also when an order placed on detection waits for the rest", () => {
+    expect(resolveCryptoReturn(endedShort())).toEqual({ kind: "rest_due" })
+    expect(resolveCryptoReturn({ ...endedShort(), order_id: "order_1" })).toEqual({ kind: "rest_due" })
+    // The rest can no longer be paid: the money goes back, as before.
+    expect(resolveCryptoReturn(endedShort({ can_pay_rest: false }))).toEqual({ kind: "failed", reason: "underpaid" })
+    expect(resolveCryptoReturn({ ...endedShort({ can_pay_rest: false }), order_id: "order_1" })).toEqual({ kind: "order", orderId: "order_1" })
+  })
+
+  it("offers Pay the rest, then links the rest's payment page (hosted)", async () => {
+    const onPayRest = jest.fn(async () => undefined)
+    const { rerender } = render(<CryptoPaymentResult status={endedShort()} onPayRest={onPayRest} locale="en-US" />)
+    expect(screen.getByRole("status").textContent).toContain("Your payment was short of the amount due")
+    expect(screen.getByText(/Received 0\.6 LTC\. Still due: 0\.52133585 LTC\./)).toBeTruthy()
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Pay the rest" }))
+    })
+    expect(onPayRest).toHaveBeenCalledTimes(1)
+    rerender(<CryptoPaymentResult status={endedShort({ can_pay_rest: false, top_up: topUp({ address: null }) })} onPayRest={onPayRest} locale="en-US" />)
+    expect(screen.queryByRole("button", { name: "Pay the rest" })).toBeNull()
+    expect((screen.getByRole("link", { name: "Pay the rest on the payment page" }) as HTMLAnchorElement).href).toBe("https://gateway.test/invoice/INV-2")
   })
 })

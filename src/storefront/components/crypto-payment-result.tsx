@@ -1,14 +1,16 @@
 "use client"
 
-import { useEffect, useRef } from "react"
+import { useEffect, useRef, useState } from "react"
+import { formatCryptoAmount } from "../lib/amount.js"
+import { describeCoin } from "../lib/coins.js"
 import { useCryptoPaymentStatus, type CryptoPaymentCallback } from "../hooks/use-crypto-payment-status.js"
 import { cx, type ClassNames } from "../lib/class-names.js"
-import { abandonedPaymentText, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
+import { abandonedPaymentText, formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
 import { resolveCryptoReturn, type CryptoReturnDecision } from "../lib/return.js"
 import { toCryptoPaymentState } from "../lib/status.js"
 import type { CryptoPaymentStatusResponse } from "../types.js"
 
-export type CryptoPaymentResultPart = "root" | "message" | "abandoned" | "orderLink" | "invoiceLink" | "retryLink"
+export type CryptoPaymentResultPart = "root" | "message" | "abandoned" | "orderLink" | "invoiceLink" | "retryLink" | "rest" | "payRest"
 
 export interface CryptoPaymentResultProps {
   /** The status read by the return page (server side); with `fetchStatus`, the first one. */
@@ -23,6 +25,12 @@ export interface CryptoPaymentResultProps {
   /** Called once per decision change, e.g. to complete the cart on "complete" or redirect on "order". */
   onDecision?: (decision: CryptoReturnDecision) => void
   onPaid?: CryptoPaymentCallback
+  /**
+   * Offered when the invoice ended short and the store allows paying the rest (`rest_due`): ask the
+   * store for an invoice of the rest (e.g. a server action calling `openCryptoTopUp`); the result
+   * then links its payment page.
+   */
+  onPayRest?: () => void | Promise<void>
   locale?: string
   labels?: Partial<CryptoLabels>
   classNames?: ClassNames<CryptoPaymentResultPart>
@@ -30,10 +38,11 @@ export interface CryptoPaymentResultProps {
 
 /**
  * The return page: nothing received yet (polls; links back to the invoice and the checkout), being
- * confirmed (polls), paid and being placed, the order (with its link), or failed.
+ * confirmed (polls), paid and being placed, the order (with its link), short with the rest to pay
+ * (a "Pay the rest" action, then the rest's payment page), or failed.
  */
 export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
-  const { status = null, fetchStatus, orderHref, retryHref, onDecision, locale, classNames = {} } = props
+  const { status = null, fetchStatus, orderHref, retryHref, onDecision, onPayRest, locale, classNames = {} } = props
   const labels = resolveCryptoLabels(locale, props.labels)
   const polled = useCryptoPaymentStatus({
     fetchStatus: fetchStatus ?? (() => Promise.reject(new Error("CryptoPaymentResult: no fetchStatus"))),
@@ -64,8 +73,24 @@ export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
             : labels.resultFailed
           : decision.kind === "not_received"
             ? labels.resultNotReceived
-            : labels.resultPending
+            : decision.kind === "rest_due"
+              ? labels.statusRestDue
+              : labels.resultPending
   const state = toCryptoPaymentState(response)
+  const rest = decision.kind === "rest_due" ? state.rest : null
+  const code = state.psysCid !== null ? describeCoin(state.psysCid, state.currency).code : state.currency ?? ""
+  const [payingRest, setPayingRest] = useState(false)
+  const { refresh } = polled
+  const payRest = async (): Promise<void> => {
+    if (!onPayRest) return
+    setPayingRest(true)
+    try {
+      await onPayRest()
+      if (fetchStatus !== undefined) refresh()
+    } finally {
+      setPayingRest(false)
+    }
+  }
 
   return (
     <section className={cx("mpc-result", classNames.root)} data-status={decision.kind} data-reason={decision.kind === "failed" ? decision.reason : undefined}>
@@ -77,6 +102,24 @@ export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
           {abandonedPaymentText(payment, labels, locale)}
         </p>
       ))}
+      {rest !== null ? (
+        <p className={cx("mpc-result-rest", classNames.rest)} data-received={rest.receivedAmount} data-due={rest.dueAmount}>
+          {formatLabel(labels.restSummary, {
+            received: formatCryptoAmount(rest.receivedAmount, { locale, code }),
+            due: formatCryptoAmount(rest.dueAmount, { locale, code }),
+          })}
+        </p>
+      ) : null}
+      {rest !== null && rest.topUpOpen && state.invoiceUrl !== null && /^https?:\/\//i.test(state.invoiceUrl) ? (
+        <a className={cx("mpc-result-invoice-link", classNames.payRest)} href={state.invoiceUrl}>
+          {labels.openRestPaymentPage}
+        </a>
+      ) : null}
+      {rest !== null && !rest.topUpOpen && rest.canPayRest && onPayRest ? (
+        <button type="button" className={cx("mpc-panel-pay-rest", classNames.payRest)} onClick={() => void payRest()} disabled={payingRest} aria-busy={payingRest || undefined}>
+          {payingRest ? labels.creatingRestInvoice : labels.payRest}
+        </button>
+      ) : null}
       {decision.kind === "order" && orderHref ? (
         <a className={cx("mpc-result-order-link", classNames.orderLink)} href={orderHref(decision.orderId)}>
           {labels.viewOrder}

@@ -11,6 +11,9 @@ import { toCryptoPaymentState } from "./status.js"
  *   so, not "being confirmed", keep polling (money on its way shows up), and offer the way back to
  *   the invoice or the checkout.
  * - `pending`: money seen and not settled yet, or nothing known yet: show a waiting page that polls.
+ * - `rest_due`: the invoice ended short and the rest can be paid (a top-up is offered or open), also
+ *   when an order placed on detection waits for it: offer "Pay the rest" (the store's
+ *   docs/attention.md, "Paying the rest"), not the order or a failure.
  * - `failed`: the invoice expired, was canceled or failed, or the cart changed since it was made
  *   (`cart_changed`: money sent to that invoice is returned by the store, never completes the cart):
  *   back to checkout for a new invoice.
@@ -19,6 +22,7 @@ export type CryptoReturnDecision =
   | { kind: "order"; orderId: string }
   | { kind: "complete" }
   | { kind: "not_received" }
+  | { kind: "rest_due" }
   | { kind: "pending" }
   | { kind: "failed"; reason: CryptoFailureReason }
 
@@ -30,10 +34,14 @@ const AUTHORIZED_SESSION = new Set(["pending_authorization", "authorized", "capt
 const AUTHORIZED_COLLECTION = new Set(["authorized", "partially_authorized", "completed", "partially_captured"])
 
 export function resolveCryptoReturn(status: CryptoPaymentStatusResponse): CryptoReturnDecision {
+  const state = toCryptoPaymentState(status)
+  // Before the order: an order placed on detection waits for the rest, and the shopper pays it here.
+  if (state.status === "rest_due") {
+    return { kind: "rest_due" }
+  }
   if (status.order_id) {
     return { kind: "order", orderId: status.order_id }
   }
-  const state = toCryptoPaymentState(status)
   switch (state.status) {
     case "paid":
     case "overpaid":

@@ -57,13 +57,14 @@ export async function choosePayment(formData: FormData): Promise<void> {
  * the store re-reads the old invoice and re-initiates the session through Medusa's own workflow).
  */
 /**
- * "Pay the rest" on the payment panel: the invoice ended short, the store opens an invoice of the
- * rest in the same coin (or answers the open one), and the panel shows it.
+ * "Pay the rest" on the payment panel or the return page: the invoice ended short, the store opens
+ * an invoice of the rest in the same coin (or answers the open one), and the panel shows it (the
+ * return page links its payment page).
  */
-export async function payCryptoRest(): Promise<CryptoPaymentStatusResponse> {
-  const cartId = await getCartId()
-  if (cartId === undefined) throw new Error("No cart")
-  return openCryptoTopUp({ ...storeConnection, cartId })
+export async function payCryptoRest(cartId?: string): Promise<CryptoPaymentStatusResponse> {
+  const id = cartId ?? (await getCartId())
+  if (id === undefined) throw new Error("No cart")
+  return openCryptoTopUp({ ...storeConnection, cartId: id })
 }
 
 export async function renewCryptoInvoice(): Promise<CryptoPaymentStatusResponse> {
