@@ -310,18 +310,17 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
   )
 
   await step("storefront: a refund the shopper claims: the link's page shows it, refuses another network's address, and sends once to the shopper's own", () =>
-    withShopper({}, async ({ page }) => {
-      // An order paid 20 % over in BTC (the store's API, as a shopper's wallet would pay it).
-      const Medusa = require("@medusajs/js-sdk").default
-      const store = new Medusa({ baseUrl: demo.backendUrl, publishableKey: demo.publishableKey })
-      let { cart } = await store.store.cart.create({ region_id: demo.seeded.regionId, email: "claim@example.com" })
-      ;({ cart } = await store.store.cart.createLineItem(cart.id, { variant_id: demo.seeded.variantId, quantity: 1 }))
-      const { payment_collection: collection } = await store.store.payment.initiatePaymentSession(cart, { provider_id: "pp_crypto_crypto", data: { psys_cid: "BTC" } })
-      const txnId = collection.payment_sessions.find((session) => session.provider_id === "pp_crypto_crypto").data.txn_id
+    withShopper({}, async ({ context, page }) => {
+      // An order paid 20 % over in BTC: the shopper's checkout, the wallet through the sandbox.
+      await toPaymentStep(page, sf)
+      await choosePayment(page, WHITE_LABEL, "BTC")
+      await page.locator(".mpc-panel").waitFor()
+      const cartId = await cartIdOf(context)
+      const txnId = (await paymentStatus(demo, cartId)).invoice.txn_id
       const total = new Decimal((await demo.sandbox.control.as(demo.shop.secretKey).invoice(txnId)).invoice_total_sum)
       await control(`/invoices/${encodeURIComponent(txnId)}/pay`, { amount: total.times("1.2").toDecimalPlaces(8, Decimal.ROUND_UP).toFixed() })
-      const orderId = await waitFor("the order of the overpaid cart", async () => (await paymentStatus(demo, cart.id)).order_id)
-      await waitFor("the overpayment recorded", async () => (await paymentStatus(demo, cart.id)).invoice.overpaid_amount)
+      const orderId = await waitFor("the order of the overpaid cart", async () => (await paymentStatus(demo, cartId)).order_id)
+      await waitFor("the overpayment recorded", async () => (await paymentStatus(demo, cartId)).invoice.overpaid_amount)
 
       // The merchant starts the refund without an address and sends the customer the link.
       const login = await fetch(`${demo.backendUrl}/auth/user/emailpass`, {
