@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from "node:crypto"
+import type { InferTypeOf } from "@medusajs/framework/types"
+import type { CryptoWithdrawal } from "../modules/crypto/models/crypto-withdrawal"
+import type { CryptoRefundClaim, CryptoRefundClaimStatus } from "../storefront/refund-claim-types"
 import { networkOf } from "./network"
 
 /**
@@ -30,11 +33,14 @@ export const REFUND_CLAIM_PATH = "/checkout/crypto/refund"
 /** How long a claim link works unless the merchant says otherwise. */
 export const DEFAULT_CLAIM_HOURS = 168
 
-/** What the shopper and the merchant are told about a claim. */
-export type RefundClaimStatus = "waiting" | "sending" | "sent" | "unknown" | "failed" | "expired" | "revoked"
+/**
+ * What the shopper and the merchant are told about a claim: declared once, in the storefront kit's
+ * types (`CRYPTO_REFUND_CLAIM_STATUSES`), which the store routes answer.
+ */
+export type RefundClaimStatus = CryptoRefundClaimStatus
 
-/** The withdrawal statuses (src/modules/crypto/models/crypto-withdrawal.ts) as a claim reads them. */
-type WithdrawalStatus = "requested" | "sending" | "completed" | "error" | "rejected" | "outcome_unknown" | "not_found" | "not_sent"
+/** The withdrawal statuses, as the model declares them. */
+type WithdrawalStatus = InferTypeOf<typeof CryptoWithdrawal>["status"]
 
 const CLAIM_STATUS_OF_WITHDRAWAL: Record<WithdrawalStatus, RefundClaimStatus> = {
   requested: "sending",
@@ -76,19 +82,8 @@ export function refundClaimStatus(row: Pick<ClaimRow, "status" | "expires_at" | 
 }
 
 
-/** A claim as the storefront shows it (GET/POST /store/crypto/refund-claims). */
-export interface StoreRefundClaimView {
-  status: RefundClaimStatus
-  amount: string
-  psys_cid: string
-  currency: string | null
-  network: string | null
-  order_display_id: number | null
-  expires_at: string
-  address: string | null
-  tx_url: string | null
-  error: string | null
-}
+/** A claim as the storefront shows it (GET/POST /store/crypto/refund-claims): the kit's `CryptoRefundClaim`. */
+export type StoreRefundClaimView = CryptoRefundClaim
 
 export function storeRefundClaimView(row: ClaimRow, withdrawal: ClaimWithdrawal | undefined, orderDisplayId: number | null, now: Date): StoreRefundClaimView {
   const status = refundClaimStatus(row, withdrawal, now)

@@ -13,6 +13,7 @@ import { toCryptoPaymentState } from "../lib/status.js"
 import type { CryptoPaymentState, CryptoPaymentStatusResponse } from "../types.js"
 import { CopyButton } from "./copy-button.js"
 import { CryptoQrCode } from "./crypto-qr-code.js"
+import { PayRestActions } from "./pay-rest-actions.js"
 
 export type CryptoPaymentPanelPart =
   | "root"
@@ -125,17 +126,6 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
       setRenewing(false)
     }
   }
-  const [payingRest, setPayingRest] = useState(false)
-  const payRest = async (): Promise<void> => {
-    if (!onPayRest) return
-    setPayingRest(true)
-    try {
-      await onPayRest()
-      if (fetchStatus !== undefined) refresh()
-    } finally {
-      setPayingRest(false)
-    }
-  }
   const rest = state.rest
 
   return (
@@ -236,17 +226,16 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
         </>
       ) : null}
 
-      {rest !== null && rest.topUpOpen && state.address === null && state.invoiceUrl !== null ? (
-        <a className={cx("mpc-panel-rest-page", classNames.payRest)} href={state.invoiceUrl}>
-          {labels.openRestPaymentPage}
-        </a>
-      ) : null}
-
-      {rest !== null && !rest.topUpOpen && rest.canPayRest && onPayRest ? (
-        <button type="button" className={cx("mpc-panel-pay-rest", classNames.payRest)} onClick={() => void payRest()} disabled={payingRest} aria-busy={payingRest || undefined}>
-          {payingRest ? labels.creatingRestInvoice : labels.payRest}
-        </button>
-      ) : null}
+      <PayRestActions
+        rest={rest}
+        invoiceUrl={state.invoiceUrl}
+        showPageLink={state.address === null}
+        onPayRest={onPayRest}
+        onOpened={fetchStatus !== undefined ? refresh : undefined}
+        labels={labels}
+        linkClassName="mpc-panel-rest-page"
+        className={classNames.payRest}
+      />
 
       {failed && onNewInvoice ? (
         <button type="button" className={cx("mpc-panel-new-invoice", classNames.newInvoice)} onClick={() => void renew()} disabled={renewing} aria-busy={renewing || undefined}>

@@ -1,6 +1,6 @@
 "use client"
 
-import { useEffect, useRef, useState } from "react"
+import { useEffect, useRef } from "react"
 import { formatCryptoAmount } from "../lib/amount.js"
 import { describeCoin } from "../lib/coins.js"
 import { useCryptoPaymentStatus, type CryptoPaymentCallback } from "../hooks/use-crypto-payment-status.js"
@@ -9,6 +9,7 @@ import { abandonedPaymentText, formatLabel, resolveCryptoLabels, type CryptoLabe
 import { resolveCryptoReturn, type CryptoReturnDecision } from "../lib/return.js"
 import { toCryptoPaymentState } from "../lib/status.js"
 import type { CryptoPaymentStatusResponse } from "../types.js"
+import { PayRestActions } from "./pay-rest-actions.js"
 
 export type CryptoPaymentResultPart = "root" | "message" | "abandoned" | "orderLink" | "invoiceLink" | "retryLink" | "rest" | "payRest"
 
@@ -79,18 +80,7 @@ export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
   const state = toCryptoPaymentState(response)
   const rest = decision.kind === "rest_due" ? state.rest : null
   const code = state.psysCid !== null ? describeCoin(state.psysCid, state.currency).code : state.currency ?? ""
-  const [payingRest, setPayingRest] = useState(false)
   const { refresh } = polled
-  const payRest = async (): Promise<void> => {
-    if (!onPayRest) return
-    setPayingRest(true)
-    try {
-      await onPayRest()
-      if (fetchStatus !== undefined) refresh()
-    } finally {
-      setPayingRest(false)
-    }
-  }
 
   return (
     <section className={cx("mpc-result", classNames.root)} data-status={decision.kind} data-reason={decision.kind === "failed" ? decision.reason : undefined}>
@@ -110,16 +100,16 @@ export function CryptoPaymentResult(props: CryptoPaymentResultProps) {
           })}
         </p>
       ) : null}
-      {rest !== null && rest.topUpOpen && state.invoiceUrl !== null && /^https?:\/\//i.test(state.invoiceUrl) ? (
-        <a className={cx("mpc-result-invoice-link", classNames.payRest)} href={state.invoiceUrl}>
-          {labels.openRestPaymentPage}
-        </a>
-      ) : null}
-      {rest !== null && !rest.topUpOpen && rest.canPayRest && onPayRest ? (
-        <button type="button" className={cx("mpc-panel-pay-rest", classNames.payRest)} onClick={() => void payRest()} disabled={payingRest} aria-busy={payingRest || undefined}>
-          {payingRest ? labels.creatingRestInvoice : labels.payRest}
-        </button>
-      ) : null}
+      <PayRestActions
+        rest={rest}
+        invoiceUrl={state.invoiceUrl}
+        showPageLink
+        onPayRest={onPayRest}
+        onOpened={fetchStatus !== undefined ? refresh : undefined}
+        labels={labels}
+        linkClassName="mpc-result-invoice-link"
+        className={classNames.payRest}
+      />
       {decision.kind === "order" && orderHref ? (
         <a className={cx("mpc-result-order-link", classNames.orderLink)} href={orderHref(decision.orderId)}>
           {labels.viewOrder}
