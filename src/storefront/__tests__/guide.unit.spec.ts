@@ -96,3 +96,35 @@ describe("docs/storefront.md: the backend URL in both starters", () => {
     expect(picker).not.toContain("&& coins.data ?")
   })
 })
+
+/**
+ * docs/storefront.md is followed block by block. Both starters build with `typescript.ignoreBuildErrors`,
+ * so a server action a step calls without importing it builds and throws a `ReferenceError` only when
+ * the shopper clicks (it happened to `payCryptoRest`: "Pay the rest" added an `onPayRest` to step 4's
+ * panel in a block of its own, and step 4's import did not name it).
+ */
+describe("docs/storefront.md: every step imports the server actions it calls", () => {
+  const actions = new Set(guideBlocks.flatMap((block) => [...block.text.matchAll(/^export async function (\w+)/gm)].map((match) => match[1] ?? "")))
+  /** The steps ("### N. …", down to the next "### "), each with its blocks outside src/lib/data/cart.ts (those define no action). */
+  const steps = guide
+    .split(/\n(?=### )/)
+    .filter((section) => /^### \d+\./.test(section))
+    .map((section) => ({
+      name: section.split("\n")[0] ?? "",
+      blocks: [...section.matchAll(/```(?:ts|tsx)\n([\s\S]*?)```/g)].map((match) => match[1] ?? "").filter((text) => !/^export async function /m.test(text)),
+    }))
+
+  it("has steps whose blocks call server actions", () => {
+    expect(steps.some((step) => step.blocks.some((text) => [...actions].some((name) => text.includes(`${name}(`))))).toBe(true)
+  })
+
+  it.each(steps.map((step) => [step.name, step.blocks] as const))("%s", (_, blocks) => {
+    const imported = new Set(
+      blocks.flatMap((text) =>
+        [...text.matchAll(/import \{([^}]*)\} from "@lib\/data\/cart"/g)].flatMap((match) => (match[1] ?? "").split(",").map((name) => name.trim()))
+      )
+    )
+    const called = [...actions].filter((name) => blocks.some((text) => new RegExp(`\\b${name}\\(`).test(text)))
+    expect(called.filter((name) => !imported.has(name))).toEqual([])
+  })
+})
