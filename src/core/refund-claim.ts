@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import type { CryptoWithdrawal } from "../modules/crypto/models/crypto-withdrawal"
-import type { CryptoRefundClaim, CryptoRefundClaimStatus } from "../storefront/refund-claim-types"
 import { networkOf } from "./network"
 
 /**
@@ -34,10 +33,11 @@ export const REFUND_CLAIM_PATH = "/checkout/crypto/refund"
 export const DEFAULT_CLAIM_HOURS = 168
 
 /**
- * What the shopper and the merchant are told about a claim: declared once, in the storefront kit's
- * types (`CRYPTO_REFUND_CLAIM_STATUSES`), which the store routes answer.
+ * What the shopper and the merchant are told about a claim. The storefront kit declares the same
+ * answer for browsers, where it cannot import this file (`CRYPTO_REFUND_CLAIM_STATUSES`); the
+ * vocabulary test checks at compile time that the two are the same type.
  */
-export type RefundClaimStatus = CryptoRefundClaimStatus
+export type RefundClaimStatus = "waiting" | "sending" | "sent" | "unknown" | "failed" | "expired" | "revoked"
 
 /** The withdrawal statuses, as the model declares them. */
 type WithdrawalStatus = InferTypeOf<typeof CryptoWithdrawal>["status"]
@@ -82,8 +82,19 @@ export function refundClaimStatus(row: Pick<ClaimRow, "status" | "expires_at" | 
 }
 
 
-/** A claim as the storefront shows it (GET/POST /store/crypto/refund-claims): the kit's `CryptoRefundClaim`. */
-export type StoreRefundClaimView = CryptoRefundClaim
+/** A claim as the storefront shows it (GET/POST /store/crypto/refund-claims); the kit's `CryptoRefundClaim` is checked to be the same. */
+export interface StoreRefundClaimView {
+  status: RefundClaimStatus
+  amount: string
+  psys_cid: string
+  currency: string | null
+  network: string | null
+  order_display_id: number | null
+  expires_at: string
+  address: string | null
+  tx_url: string | null
+  error: string | null
+}
 
 export function storeRefundClaimView(row: ClaimRow, withdrawal: ClaimWithdrawal | undefined, orderDisplayId: number | null, now: Date): StoreRefundClaimView {
   const status = refundClaimStatus(row, withdrawal, now)
