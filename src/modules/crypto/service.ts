@@ -4,12 +4,14 @@ import { container as applicationContainer } from "@medusajs/framework"
 import { generateEntityId, InjectManager, InjectTransactionManager, MedusaContext, MedusaError, MedusaService, Modules } from "@medusajs/framework/utils"
 import { callbackInsertOnce, callbackUpsert, storedCallbackOf, type CryptoCallbackDelivery, type StoredCryptoCallback } from "./callback-upsert"
 import { CryptoAttention, type CryptoAttentionKind } from "./models/crypto-attention"
+import { CryptoBalanceSnapshot } from "./models/crypto-balance-snapshot"
 import { CryptoCallback } from "./models/crypto-callback"
 import { CryptoExchange } from "./models/crypto-exchange"
 import { CryptoInvoice } from "./models/crypto-invoice"
 import { CryptoRateCache } from "./models/crypto-rate-cache"
 import { CryptoRefundClaim } from "./models/crypto-refund-claim"
 import { CryptoSetting } from "./models/crypto-setting"
+import { CryptoSettingChange } from "./models/crypto-setting-change"
 import { CryptoSyncCursor } from "./models/crypto-sync-cursor"
 import { CryptoWithdrawal } from "./models/crypto-withdrawal"
 import { invalidateSettingsOnWrite, type SettingsCache } from "../../core/settings"
@@ -52,12 +54,14 @@ export interface RaiseCryptoAttentionInput {
  */
 class CryptoModuleService extends MedusaService({
   CryptoAttention,
+  CryptoBalanceSnapshot,
   CryptoCallback,
   CryptoExchange,
   CryptoInvoice,
   CryptoRateCache,
   CryptoRefundClaim,
   CryptoSetting,
+  CryptoSettingChange,
   CryptoSyncCursor,
   CryptoWithdrawal,
 }) {

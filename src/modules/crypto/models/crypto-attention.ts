@@ -10,6 +10,7 @@ export const CRYPTO_ATTENTION_KINDS = [
   "invoice_error",
   "unmatched_pay_in",
   "callback_failed",
+  "protected_order",
 ] as const
 export type CryptoAttentionKind = (typeof CRYPTO_ATTENTION_KINDS)[number]
 

@@ -18,6 +18,13 @@ export const CryptoSetting = model
     order_on_detection: model.boolean().nullable(),
     /** A percentage as a decimal string ("0.5"). */
     underpaid_tolerance_percent: model.text().nullable(),
+    /**
+     * The merchant's order rules (docs/books.md#order-rules): which detected payments place the order
+     * before confirmation, per coin and amount. Validated by src/core/order-rules.ts; null = none.
+     */
+    order_rules: model.json().nullable(),
+    /** Protect order status: a callback never changes an order a person canceled or edited by hand. */
+    protect_order_status: model.boolean().nullable(),
     updated_by: model.text().nullable(),
   })
   .indexes([{ on: ["provider_id"], unique: true }])
