@@ -3,6 +3,8 @@ import { CurrencyDollar } from "@medusajs/icons"
 import { Badge, Container, Heading, Tabs, Text } from "@medusajs/ui"
 import { AttentionTab, useAttentionCount } from "../../components/attention-tab"
 import { BalancesTab } from "../../components/balances-tab"
+import { BooksExportButton } from "../../components/books-export"
+import { ChartsTab } from "../../components/charts-tab"
 import { DepositsTab } from "../../components/deposits-tab"
 import { ExchangeTab } from "../../components/exchange-tab"
 import { HistoryTab } from "../../components/history-tab"
@@ -13,13 +15,17 @@ const CryptoPage = () => {
   const attention = useAttentionCount()
   return (
     <Container className="divide-y p-0">
-      <div className="px-6 py-4">
-        <Heading level="h1">Crypto</Heading>
-        <Text size="small" className="text-ui-fg-subtle">Balances, withdrawals, operations, deposits and exchanges of your crypto gateway.</Text>
+      <div className="flex items-start justify-between gap-x-4 px-6 py-4">
+        <div>
+          <Heading level="h1">Crypto</Heading>
+          <Text size="small" className="text-ui-fg-subtle">Balances, withdrawals, operations, deposits and exchanges of your crypto gateway.</Text>
+        </div>
+        <BooksExportButton />
       </div>
       <Tabs defaultValue="balances">
         <Tabs.List className="px-6 py-2">
           <Tabs.Trigger value="balances">Balances</Tabs.Trigger>
+          <Tabs.Trigger value="charts">Charts</Tabs.Trigger>
           <Tabs.Trigger value="withdraw">Withdraw</Tabs.Trigger>
           <Tabs.Trigger value="operations">Operations</Tabs.Trigger>
           <Tabs.Trigger value="deposits">Deposits</Tabs.Trigger>
@@ -31,6 +37,7 @@ const CryptoPage = () => {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="balances"><BalancesTab /></Tabs.Content>
+        <Tabs.Content value="charts"><ChartsTab /></Tabs.Content>
         <Tabs.Content value="withdraw"><WithdrawTab /></Tabs.Content>
         <Tabs.Content value="operations"><OperationsTab /></Tabs.Content>
         <Tabs.Content value="deposits"><DepositsTab /></Tabs.Content>

@@ -22,6 +22,8 @@ import {
   AdminResolveCryptoWithdrawal,
   AdminUpdateCryptoSettings,
 } from "./validators"
+import { adminCryptoChartMiddlewares } from "./charts/middlewares"
+import { adminCryptoExportMiddlewares } from "./exports/middlewares"
 import { AdminCryptoAttentionQuery, AdminRefundCryptoAttention, AdminResolveCryptoAttention } from "./attention/validators"
 
 const query = (schema: Parameters<typeof validateAndTransformQuery>[0]) => validateAndTransformQuery(schema, {})
@@ -32,6 +34,8 @@ const AdminCryptoTestConnection = z.object({ provider_id: z.string().optional() 
  * `src/api/middlewares.ts`.
  */
 export const adminCryptoMiddlewares: MiddlewareRoute[] = [
+  ...adminCryptoExportMiddlewares,
+  ...adminCryptoChartMiddlewares,
   { matcher: "/admin/crypto/balances", methods: ["GET"], middlewares: [query(AdminCryptoBalancesQuery)] },
   { matcher: "/admin/crypto/currencies", methods: ["GET"], middlewares: [query(AdminCryptoCurrenciesQuery)] },
   { matcher: "/admin/crypto/fee-plans/:psys_cid", methods: ["GET"], middlewares: [query(AdminCryptoProviderQuery)] },

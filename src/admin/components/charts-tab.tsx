@@ -1,0 +1,2 @@
+/** Crypto → Charts (being built). */
+export const ChartsTab = () => null
