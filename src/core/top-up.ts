@@ -1,4 +1,5 @@
 import { Decimal } from "decimal.js"
+import { invoiceBooksOf, type InvoiceBooks } from "./invoice-books"
 import { assessInvoiceChain, assessmentFields, type AssessmentFields, type CallbackSource, type OperationReader } from "./invoice-chain"
 import { isDecimalString } from "../gateway"
 import { exact, sumAmounts } from "./money"
@@ -229,13 +230,16 @@ export async function assessInvoiceGroup(
   root: GroupInvoice,
   topUps: readonly GroupInvoice[],
   policy: StatusPolicy
-): Promise<GroupFields> {
+): Promise<GroupFields & { books: Array<{ invoice_id: string; books: InvoiceBooks }> }> {
   const [rootAssessment, ...topUpAssessments] = await Promise.all(
     [root, ...topUps].map((invoice) => assessInvoiceChain(client, callbacks, { txn_id: invoice.txn_id, order_number: invoice.order_number }, policy))
   )
-  return topUpGroupFields(
+  const fields = topUpGroupFields(
     assessmentFields(rootAssessment),
     topUpAssessments.map((assessment, i) => ({ invoice_id: topUps[i].invoice_id, fields: assessmentFields(assessment), commission: topUps[i].commission ?? null })),
     policy
   )
+  // Each invoice's books (src/core/invoice-books.ts) from its own deciding operation.
+  const books = [rootAssessment, ...topUpAssessments].map((assessment, i) => ({ invoice_id: [root, ...topUps][i].invoice_id, books: invoiceBooksOf(assessment.active) }))
+  return { ...fields, books }
 }

@@ -41,6 +41,7 @@ import {
 } from "../../core/options"
 import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "../../core/provider-entry"
 import { readEffectiveOptionsCached } from "../../core/settings"
+import { invoiceBooksAtCreation } from "../../core/invoice-books"
 import { applicationDeps, type ProviderDeps, type ProviderDepsFactory, type ProviderGateway } from "./deps"
 import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "./refund-authorization"
 
@@ -194,6 +195,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       currency: invoice.currency ?? null,
       expected_amount: (invoice.invoice_total_sum ?? invoice.amount)?.toFixed() ?? null,
       gateway_status: invoice.status ?? "new",
+      ...invoiceBooksAtCreation(invoice),
     })
     // The shopper's payment instructions (docs/notifications.md) and a store's own subscriber
     // (docs/events.md): the invoice as the gateway created it, with the address and expiry the

@@ -3,6 +3,7 @@ import { toMedusaError } from "../../core/errors"
 import { assessmentFields, assessInvoiceChain, statusPolicy, storedReadingOfFields, type AssessmentFields } from "../../core/invoice-chain"
 import { assessInvoiceGroup, topUpCommission, type TopUpAssessment } from "../../core/top-up"
 import { resolveCoinId } from "../../core/currency-cache"
+import { booksUpdate, invoiceBooksOf } from "../../core/invoice-books"
 import { resolveCryptoProvider } from "../../core/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 
@@ -57,9 +58,13 @@ export const assessCryptoInvoiceStep = createStep(
       const topUpRows = (await cryptoModule.listCryptoInvoices({ topup_of: invoice.id }, { order: { created_at: "ASC" } })).filter(
         (row): row is typeof row & { txn_id: string } => row.txn_id !== null
       )
+      const single = async () => {
+        const assessment = await assessInvoiceChain(client, cryptoModule, root, policy)
+        return { root: assessmentFields(assessment), topUps: [], books: [{ invoice_id: invoice.id, books: invoiceBooksOf(assessment.active) }] }
+      }
       const group =
         topUpRows.length === 0
-          ? { root: assessmentFields(await assessInvoiceChain(client, cryptoModule, root, policy)), topUps: [] }
+          ? await single()
           : await assessInvoiceGroup(
               client,
               cryptoModule,
@@ -71,7 +76,16 @@ export const assessCryptoInvoiceStep = createStep(
       // authorize and capture, run by the apply step's Medusa workflows on whichever instance,
       // take this reading instead of asking the gateway again
       // (docs/architecture.md#one-gateway-read-per-callback).
-      await cryptoModule.updateCryptoInvoices({ id: invoice.id, gateway_reading: { ...storedReadingOfFields(invoice.txn_id, group.root, policy, readAt) } })
+      await cryptoModule.updateCryptoInvoices({
+        id: invoice.id,
+        gateway_reading: { ...storedReadingOfFields(invoice.txn_id, group.root, policy, readAt) },
+        ...booksUpdate(group.books[0].books),
+      })
+      // The top-ups' books (docs/books.md#accounting-export); their amounts are the apply step's.
+      for (const { invoice_id, books } of group.books.slice(1)) {
+        const update = booksUpdate(books)
+        if (Object.keys(update).length > 0) await cryptoModule.updateCryptoInvoices({ id: invoice_id, ...update })
+      }
       const fields = group.root
       // A plain shop learns the coin the shopper picked on the hosted page only from the callback's
       // `currency` code (spec §6.1): its coin ID comes from the gateway's list (spec §4.8).

@@ -6,6 +6,7 @@ import { shopperCommission } from "../../core/money"
 import { callbackUrl, returnUrl } from "../../core/options"
 import { entryIdOf, CRYPTO_PROVIDER_IDENTIFIER, resolveCryptoProvider } from "../../core/provider-entry"
 import { isClearRefusal } from "../../core/withdrawal"
+import { invoiceBooksAtCreation } from "../../core/invoice-books"
 import { resolveCryptoModule } from "../../modules/crypto"
 
 export const openCryptoTopUpStepId = "open-crypto-top-up"
@@ -93,6 +94,7 @@ export const openCryptoTopUpStep = createStep(openCryptoTopUpStepId, async (inpu
     currency: invoice.currency ?? row.currency,
     expected_amount: (invoice.invoice_total_sum ?? invoice.amount)?.toFixed() ?? amount,
     gateway_status: invoice.status ?? "new",
+    ...invoiceBooksAtCreation(invoice),
     topup_details: {
       wallet_hash: invoice.wallet_hash ?? null,
       qr_code: invoice.qr_code ?? null,

@@ -82,6 +82,16 @@ export const CryptoInvoice = model
      * no order is held.
      */
     rest_until: model.dateTime().nullable(),
+    /**
+     * The books of the invoice (src/core/invoice-books.ts, docs/books.md#accounting-export): the
+     * gateway's fiat rate (fiat per coin), its commission and network fee in the coin, the paying
+     * transactions, and when the gateway finished it. Null where the gateway has not said.
+     */
+    source_rate: model.text().nullable(),
+    commission: model.text().nullable(),
+    network_fee: model.text().nullable(),
+    tx_ids: model.array().nullable(),
+    paid_at: model.dateTime().nullable(),
   })
   .indexes([
     { on: ["order_number"], unique: true },
