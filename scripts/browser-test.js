@@ -288,13 +288,20 @@ async function adminSteps(browser, demo) {
 const Decimal = require("decimal.js")
 const REFUND_ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 
-/** A storefront cart paid in BTC for `fraction` of its invoice (no payment when fraction is null). */
+const ATTENTION_SHOPPER = { first_name: "Grace", last_name: "Hopper", address_1: "Unter den Linden 5", city: "Berlin", postal_code: "10117", country_code: "de" }
+
+/**
+ * A storefront cart paid in BTC for `fraction` of its invoice (no payment when fraction is null),
+ * with an address and a shipping method, so the gateway's callback can place its order.
+ */
 async function attentionCheckout(demo, fraction) {
   const Medusa = require("@medusajs/js-sdk").default
   const { seeded, backendUrl, sandbox, shop } = demo
   const store = new Medusa({ baseUrl: backendUrl, publishableKey: seeded.publishableKey })
-  let { cart } = await store.store.cart.create({ region_id: seeded.regionId, email: "attention@example.com" })
+  let { cart } = await store.store.cart.create({ region_id: seeded.regionId, email: "grace@example.com" })
   ;({ cart } = await store.store.cart.createLineItem(cart.id, { variant_id: seeded.variantId, quantity: 1 }))
+  ;({ cart } = await store.store.cart.update(cart.id, { shipping_address: ATTENTION_SHOPPER, billing_address: ATTENTION_SHOPPER }))
+  ;({ cart } = await store.store.cart.addShippingMethod(cart.id, { option_id: seeded.shippingOptionId }))
   const { payment_collection: collection } = await store.store.payment.initiatePaymentSession(cart, { provider_id: "pp_crypto_crypto", data: { psys_cid: "BTC" } })
   const txnId = collection.payment_sessions.find((s) => s.provider_id === "pp_crypto_crypto").data.txn_id
   const total = new Decimal((await sandbox.control.as(shop.secretKey).invoice(txnId)).invoice_total_sum)
@@ -342,40 +349,71 @@ async function makeAttentionItems(demo) {
   await sandbox.callbacksIdle()
 }
 
+/** Opens an item's refund drawer, fills the shopper's address and a fee plan, confirms the prompt. */
+async function refundAttentionItem(page, kind, plan, screenshot) {
+  const item = page.locator(`[data-testid="attention-item"][data-kind="${kind}"]`).first()
+  await item.getByRole("button", { name: "Refund in crypto…" }).click()
+  const drawer = page.getByRole("dialog", { name: "Refund in crypto" })
+  await drawer.waitFor()
+  await drawer.getByLabel(/The shopper's BTC address/).fill(REFUND_ADDRESS)
+  await drawer.getByLabel("Fee plan").click()
+  await page.getByRole("option", { name: new RegExp(`^${plan} — fee`) }).click()
+  if (screenshot) {
+    await page.waitForTimeout(400) // let the drawer's open animation finish for the screenshot
+    await shot(page, screenshot)
+  }
+  await drawer.getByRole("button", { name: "Review and send" }).click()
+  const prompt = page.getByRole("alertdialog")
+  await prompt.waitFor()
+  await prompt.getByText(REFUND_ADDRESS).waitFor()
+  await prompt.getByRole("button", { name: "Send" }).click()
+  await drawer.waitFor({ state: "detached" })
+}
+
 async function attentionSteps(page, admin, demo) {
-  await step("money no order explains shows up under Needs attention with a count", async () => {
+  await step("money no order explains shows up under Needs attention with a count, in the merchant's words", async () => {
     await makeAttentionItems(demo)
     await page.goto(`${admin}/crypto`)
     await page.getByTestId("attention-count").waitFor()
     await page.getByRole("tab", { name: /Needs attention/ }).click()
     for (const kind of ["overpaid", "underpaid", "late_payment"]) {
-      await page.locator(`[data-testid="attention-item"][data-kind="${kind}"]`).first().waitFor()
+      const item = page.locator(`[data-testid="attention-item"][data-kind="${kind}"]`).first()
+      await item.waitFor()
+      // Its order as a link (a late payment's cart placed none), and its amounts in the coin and in the store's currency.
+      if (kind !== "late_payment") await item.getByRole("link", { name: /^Order #\d+$/ }).waitFor()
+      await item.getByText(/^[0-9.,]+ BTC \([0-9.,]+ [A-Z]{3}\)$/).first().waitFor()
     }
+    await page.locator('[data-testid="attention-item"][data-kind="overpaid"]').first().getByText("The shopper of order #", { exact: false }).waitFor()
     await shot(page, "crypto-attention")
   })
 
-  await step("an overpayment is refunded in crypto through the confirmation prompt", async () => {
-    const item = page.locator('[data-testid="attention-item"][data-kind="overpaid"]').first()
-    await item.getByLabel("Refund in crypto to").fill(REFUND_ADDRESS)
-    await item.getByRole("button", { name: "Refund" }).click()
-    await page.getByRole("button", { name: "Send" }).click()
+  await step("an overpayment is refunded in crypto from its drawer, with a fee plan, through the confirmation prompt", async () => {
+    await refundAttentionItem(page, "overpaid", "Priority", "crypto-attention-refund")
     await page.getByText("Refund sent").first().waitFor()
+    await page.waitForTimeout(500) // let the toast's slide-in finish for the screenshot
     await shot(page, "crypto-attention-refunded")
   })
 
   await step("an underpayment beyond the tolerance is refunded in crypto", async () => {
-    const item = page.locator('[data-testid="attention-item"][data-kind="underpaid"]').first()
-    await item.getByLabel("Refund in crypto to").fill(REFUND_ADDRESS)
-    await item.getByRole("button", { name: "Refund" }).click()
-    await page.getByRole("button", { name: "Send" }).click()
+    await refundAttentionItem(page, "underpaid", "Normal", null)
     await page.locator('[data-testid="attention-item"][data-kind="underpaid"]').waitFor({ state: "detached" })
+    // The refunds' toasts leave before the next drawer opens, so they cover none of it.
+    await page.getByText("Refund sent").first().waitFor({ state: "hidden", timeout: 30000 })
   })
 
   await step("a late payment is marked resolved with a note", async () => {
     const item = page.locator('[data-testid="attention-item"][data-kind="late_payment"]').first()
-    await item.getByLabel("Why (required)").fill("The shopper asked to keep it as store credit")
-    await item.getByRole("button", { name: "Mark resolved" }).click()
+    await item.getByRole("button", { name: "Mark resolved…" }).click()
+    const drawer = page.getByRole("dialog", { name: "Mark resolved" })
+    await drawer.waitFor()
+    await drawer.getByRole("radio", { name: /Kept/ }).click()
+    await drawer.getByLabel("Why (required)").fill("The shopper asked to keep it as store credit")
+    await page.waitForTimeout(400) // let the drawer's open animation finish for the screenshot
+    await shot(page, "crypto-attention-resolve")
+    await drawer.getByRole("button", { name: "Mark resolved" }).click()
     await page.locator('[data-testid="attention-item"][data-kind="late_payment"]').waitFor({ state: "detached" })
+    await page.getByText("Marked resolved").first().waitFor()
+    await page.waitForTimeout(500) // let the toast's slide-in finish for the screenshot
     await shot(page, "crypto-attention-resolved")
   })
 }

@@ -186,6 +186,42 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("what the merchant reads on an item (docs/attention.md#reading-an-item)", () => {
+      it("an underpayment beyond the tolerance carries its order and its amounts in the coin and in the store's currency at the invoice's rate", async () => {
+        const { store, txnId, invoice } = await openInvoice("LTC")
+        const paid = new Decimal(invoice.invoice_total_sum).div(2).toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed()
+        await control.pay(txnId, { amount: paid })
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        await control.advanceClock(PAST_EXPIRY_SECONDS)
+        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
+        const { data: orders } = await getContainer().resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ["display_id"], filters: { id: orderId } })
+
+        const item = await eventually(async () => {
+          const found = (await openAttention()).items.filter((entry) => entry.kind === "underpaid" && entry.order_id === orderId)
+          expect(found).toHaveLength(1)
+          return found[0]
+        })
+        // The invoice asks 10.50 EUR; what it expects (invoice_total_sum, the gateway's commission the
+        // shopper pays included) is worth that total, and every amount is valued at that rate.
+        expect(invoice).toMatchObject({ source_amount: "10.5", source_currency: "EUR", invoice_total_sum: "0.13868112" })
+        expect(paid).toBe("0.06934056")
+        expect(item.facts).toEqual({
+          order: { id: orderId, display_id: orders[0].display_id, status: expect.any(String), email: "shopper@example.com", customer_name: null },
+          invoice: {
+            expected: { amount: "0.13868112", coin: "LTC", fiat: { amount: "10.50", currency: "EUR" } },
+            received: { amount: "0.06934056", coin: "LTC", fiat: { amount: "5.25", currency: "EUR" } },
+            due: { amount: "0.06934056", coin: "LTC", fiat: { amount: "5.25", currency: "EUR" } },
+            shortfall: null,
+          },
+          refundable: true,
+          gateway_status: "expired after a partial payment",
+          when: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        })
+        expect(typeof orders[0].display_id).toBe("number")
+      })
+    })
+
     describe("the shopper's messages (docs/notifications.md)", () => {
       it("e-mails the shopper the payment instructions of a new invoice once: the amount to send with its coin, the expiry, the links", async () => {
         const { store, invoice } = await openInvoice("LTC")

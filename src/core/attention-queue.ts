@@ -1,5 +1,9 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { resolveCryptoModule } from "../modules/crypto"
 import type CryptoModuleService from "../modules/crypto/service"
 import type { CryptoAttentionRecord } from "../modules/crypto/service"
+import { attentionFacts, attentionInvoiceId, type AttentionFacts, type AttentionFactsInvoice, type AttentionFactsOrderRow } from "./attention-facts"
 import { isUndecidedGatewayFailure } from "./withdrawal"
 
 /**
@@ -192,4 +196,46 @@ function attentionItem(row: CryptoAttentionRecord): AttentionQueueItem {
     withdrawal_id: row.withdrawal_id,
     created_at: row.created_at,
   }
+}
+
+/** An item with what the merchant reads on it (src/core/attention-facts.ts). */
+export type AttentionQueueItemWithFacts = AttentionQueueItem & { facts: AttentionFacts }
+
+/** The two reads the facts of a page need, each once for the whole page (fakes in unit tests). */
+export interface AttentionFactsReaders {
+  invoices(ids: string[]): Promise<AttentionFactsInvoice[]>
+  orders(ids: string[]): Promise<AttentionFactsOrderRow[]>
+}
+
+/** The order fields the facts show (`orderFacts`): one Query read for a whole page. */
+const ORDER_FIELDS = ["id", "display_id", "status", "email", "customer.first_name", "customer.last_name", "shipping_address.first_name", "shipping_address.last_name"]
+
+/** The readers over our module (crypto_invoice) and Medusa's Query (orders). */
+export function attentionFactsReaders(scope: Pick<MedusaContainer, "resolve">): AttentionFactsReaders {
+  return {
+    invoices: async (ids) => (await resolveCryptoModule(scope).listCryptoInvoices({ id: ids }, { take: ids.length })) as AttentionFactsInvoice[],
+    orders: async (ids) => {
+      const { data } = await scope.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: ids } })
+      return (data as Array<Record<string, unknown>>).filter((row): row is AttentionFactsOrderRow => typeof row.id === "string")
+    },
+  }
+}
+
+/** A page of items with their facts: the invoices and orders of the whole page read once each. */
+export async function withAttentionFacts(items: AttentionQueueItem[], readers: AttentionFactsReaders): Promise<AttentionQueueItemWithFacts[]> {
+  const unique = (values: Array<string | null>) => [...new Set(values.filter((value): value is string => value !== null))]
+  const invoiceIds = unique(items.map(attentionInvoiceId))
+  const orderIds = unique(items.map((item) => item.order_id))
+  const [invoices, orders] = await Promise.all([
+    invoiceIds.length === 0 ? [] : readers.invoices(invoiceIds),
+    orderIds.length === 0 ? [] : readers.orders(orderIds),
+  ])
+  const invoiceById = new Map(invoices.map((invoice) => [invoice.id, invoice]))
+  const orderById = new Map(orders.map((order) => [order.id, order]))
+  return items.map((item) => {
+    const invoiceId = attentionInvoiceId(item)
+    const invoice = invoiceId === null ? null : (invoiceById.get(invoiceId) ?? null)
+    const order = item.order_id === null ? null : (orderById.get(item.order_id) ?? null)
+    return { ...item, facts: attentionFacts(item, invoice, order) }
+  })
 }

@@ -216,6 +216,8 @@ export interface GroupInvoice {
   invoice_id: string
   txn_id: string
   order_number: string | undefined
+  /** The invoice's own rate at creation (src/core/invoice-books.ts), if known. */
+  source_rate?: string | null
   /** A top-up's commission (see TopUpAssessment). */
   commission?: string | null
 }
@@ -240,6 +242,6 @@ export async function assessInvoiceGroup(
     policy
   )
   // Each invoice's books (src/core/invoice-books.ts) from its own deciding operation.
-  const books = [rootAssessment, ...topUpAssessments].map((assessment, i) => ({ invoice_id: [root, ...topUps][i].invoice_id, books: invoiceBooksOf(assessment.active) }))
+  const books = [rootAssessment, ...topUpAssessments].map((assessment, i) => ({ invoice_id: [root, ...topUps][i].invoice_id, books: invoiceBooksOf(assessment.active, [root, ...topUps][i].source_rate ?? null) }))
   return { ...fields, books }
 }

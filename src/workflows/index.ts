@@ -15,3 +15,5 @@ export type { RefreshCryptoPaymentSessionInput } from "./refresh-crypto-payment-
 export type { StoreCryptoPaymentStatus, StoreCryptoPaymentInvoice, CryptoPaymentConfirmations } from "./steps/read-crypto-payment-status"
 export { notifyCryptoShopperWorkflow, notifyCryptoShopperWorkflowId } from "./notify-crypto-shopper"
 export type { NotifyCryptoShopperInput, NotifiedCryptoShopper } from "./steps/notify-crypto-shopper"
+export { snapshotCryptoBalancesWorkflow, snapshotCryptoBalancesWorkflowId } from "./snapshot-crypto-balances"
+export type { SnapshotCryptoBalancesInput } from "./snapshot-crypto-balances"

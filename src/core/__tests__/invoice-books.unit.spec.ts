@@ -14,7 +14,8 @@ describe("invoice books", () => {
         actual_fee: new Decimal("0.00000521"),
         tx_id: ["ab12", "cd34"],
         finished_at_utc: 1764201600,
-      })
+      }),
+      null
     )
     expect(books).toEqual({
       source_rate: "61882.34",
@@ -26,8 +27,13 @@ describe("invoice books", () => {
   })
 
   it("falls back to the quoted commission and to tx[].txid; says null where the gateway says nothing", () => {
-    const books = invoiceBooksOf(operation({ commission: new Decimal("0.5"), tx: [{ txid: "ff00" }, { url: "https://x" }] }))
+    const books = invoiceBooksOf(operation({ commission: new Decimal("0.5"), tx: [{ txid: "ff00" }, { url: "https://x" }] }), null)
     expect(books).toEqual({ source_rate: null, commission: "0.5", network_fee: null, tx_ids: ["ff00"], paid_at: null })
+  })
+
+  it("keeps the invoice's own rate: the operation's rate at transfer only fills a missing one", () => {
+    expect(invoiceBooksOf(operation({ source_rate: new Decimal("59111.2") }), "61881.5").source_rate).toBeNull()
+    expect(booksUpdate(invoiceBooksOf(operation({ source_rate: new Decimal("59111.2") }), "61881.5"))).toEqual({})
   })
 
   it("never keeps a rate that is not above zero, nor a negative commission", () => {

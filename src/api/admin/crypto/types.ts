@@ -90,3 +90,5 @@ export interface AdminCryptoRefundClaimCreated {
   claim: { id: string; provider_id: string; link: string; expires_at: string; amount: string; psys_cid: string }
   link: string
 }
+export type { AdminCryptoAttentionFacts, AdminCryptoAttentionItem, AdminCryptoAttentionKind, AdminCryptoMoneyFact } from "./attention/types"
+export type { AdminCryptoVolumeChartResponse, AdminCryptoBalanceChartResponse, AdminCryptoAttentionChartResponse } from "./charts/types"

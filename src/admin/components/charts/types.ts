@@ -1,0 +1,14 @@
+/**
+ * The chart routes' answers as the charts read them: the server's declarations
+ * (src/api/admin/crypto/charts/types.ts, through the admin's one door to server types). Amounts are
+ * decimal strings, never numbers.
+ */
+import type { AdminCryptoAttentionChartResponse, AdminCryptoBalanceChartResponse, AdminCryptoVolumeChartResponse } from "../../../api/admin/crypto/types"
+
+export type VolumeChartResponse = AdminCryptoVolumeChartResponse
+export type ChartInterval = VolumeChartResponse["interval"]
+export type VolumeSeries = VolumeChartResponse["series"][number]
+export type VolumePoint = VolumeSeries["points"][number]
+export type BalanceChartResponse = AdminCryptoBalanceChartResponse
+export type AttentionChartResponse = AdminCryptoAttentionChartResponse
+export type AttentionAge = AttentionChartResponse["ages"][number]

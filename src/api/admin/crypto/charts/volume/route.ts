@@ -1,0 +1,24 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { chartPeriod, readVolumeChart, storeDefaultCurrency } from "../../../../../core/charts"
+import { resolveCryptoProviderEntry } from "../../../../../core/provider-entry"
+import { resolveCryptoModule } from "../../../../../modules/crypto"
+import type { AdminCryptoVolumeChartResponse } from "../types"
+import type { AdminCryptoVolumeChartQueryType } from "../validators"
+
+/**
+ * GET /admin/crypto/charts/volume?interval=day|week|month&from&to&provider_id&currency — the coins
+ * received on captured invoices per coin and UTC bucket, and their value in the store's currency
+ * at each invoice's own rate (docs/books.md#received-volume). Default period: the last 30 days,
+ * 26 weeks or 12 months; every provider unless one is named.
+ */
+export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoVolumeChartQueryType>, res: MedusaResponse<AdminCryptoVolumeChartResponse>) => {
+  const { interval, from, to, provider_id, currency } = req.validatedQuery
+  const providerId = provider_id === undefined ? undefined : resolveCryptoProviderEntry(req.scope, provider_id).providerId
+  const chart = await readVolumeChart(resolveCryptoModule(req.scope), {
+    interval,
+    period: chartPeriod(interval, new Date(), { from, to }),
+    fiat_currency: currency ?? (await storeDefaultCurrency(req.scope)),
+    provider_id: providerId,
+  })
+  res.json({ ...chart, provider_id: providerId ?? null })
+}
