@@ -1,0 +1,248 @@
+// The accountant's export (docs/books.md#accounting-export): carts paid through the sandbox in
+// every way that moves crypto (exact, over, under beyond the tolerance, refunded), the export
+// downloaded as CSV and JSON over HTTP, and its per-coin totals held against the account
+// (src/core/account.ts) of the same invoices. The sandbox is driven only through its control client.
+import { randomBytes } from "node:crypto"
+import path from "node:path"
+import type { ICustomerModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { AxiosInstance } from "axios"
+import { parse } from "csv-parse/sync"
+import { Decimal } from "decimal.js"
+import { accountOfInvoices, type InvoiceAccount } from "../../src/core/account"
+import { resolveCryptoModule } from "../../src/modules/crypto"
+import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
+import {
+  adminHeaders,
+  callbacksDeliveredAndProcessed,
+  controlOf,
+  createCryptoStore,
+  orderIdsForCart,
+  requestFailure,
+  startCryptoCheckout,
+  startTestSandbox,
+  storefrontHeaders,
+  type CryptoStore,
+  type TestSandbox,
+} from "./helpers"
+
+jest.setTimeout(300_000)
+
+let testSandbox: TestSandbox | undefined
+let sandbox: RunningSandbox
+let shop: SandboxShop
+
+beforeAll(async () => {
+  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_PAY_REST_HOURS: "0" } })
+  ;({ sandbox, shop } = testSandbox)
+  // Deposit callbacks (spec §6.2) go to the shop's Status URL: point it at the test app's callback route.
+  await controlOf(sandbox, shop).shopSettings({ statusUrl: `${process.env.MPC_TEST_BACKEND_URL}/hooks/crypto/crypto?json=true` })
+})
+
+afterAll(() => testSandbox?.stop())
+
+const ethAddress = () => `0x${randomBytes(20).toString("hex")}`
+const newKey = () => `key-${randomBytes(8).toString("hex")}`
+const utcDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
+
+/**
+ * A new 10.50 EUR cart of the store: the test's first makes the store (one region per test
+ * database), the others are carts a storefront creates in it.
+ */
+async function newCart(container: MedusaContainer, api: AxiosInstance, store: CryptoStore | null): Promise<CryptoStore> {
+  if (store === null) return createCryptoStore(container)
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: regions } = await query.graph({ entity: "region", fields: ["id"] })
+  const { data } = await api.post(
+    "/store/carts",
+    { region_id: regions[0].id, email: "shopper@example.com", items: [{ variant_id: store.variantId, quantity: 1 }] },
+    { headers: storefrontHeaders(store) }
+  )
+  return { ...store, cartId: String(data.cart.id) }
+}
+
+/** A 10.50 EUR cart paid in ETH at `fraction` of what the invoice asks (rounded to the coin: up above 1, down below). */
+async function cartPaid(container: MedusaContainer, api: AxiosInstance, fraction: string, from: CryptoStore | null = null): Promise<{ store: CryptoStore; cartId: string; orderId: string; paid: Decimal }> {
+  const store = await newCart(container, api, from)
+  const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+  const invoice = await controlOf(sandbox, shop).invoice(txnId)
+  const due = new Decimal(invoice.invoice_total_sum)
+  const paid = due.times(fraction).toDecimalPlaces(invoice.precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN)
+  await controlOf(sandbox, shop).pay(txnId, fraction === "1" ? {} : { amount: paid.toFixed() })
+  await callbacksDeliveredAndProcessed(sandbox, container)
+  const orderIds = await orderIdsForCart(container, store.cartId)
+  if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
+  return { store, cartId: store.cartId, orderId: orderIds[0], paid }
+}
+
+type Row = Record<string, string>
+interface JsonExport {
+  from: string
+  to: string
+  rows: Array<Record<string, string | null>>
+  totals: Array<{ kind: string; psys_cid: string | null; amount: string; count: number }>
+}
+
+/** Σ of an account field per coin. */
+function accountSum(accounts: readonly InvoiceAccount[], field: "received" | "refunded" | "sent_back", coin: string): string {
+  return accounts
+    .filter((account) => account.psys_cid === coin)
+    .reduce((sum, account) => sum.plus(account[field]), new Decimal(0))
+    .toFixed()
+}
+
+/** Σ of the totals of `kind` in `coin` (over every fiat currency), as the file gives them. */
+function totalOf(totals: ReadonlyArray<{ kind: string; psys_cid: string | null; amount: string }>, kind: string, coin: string): string {
+  return totals
+    .filter((total) => total.kind === kind && total.psys_cid === coin)
+    .reduce((sum, total) => sum.plus(total.amount), new Decimal(0))
+    .toFixed()
+}
+
+medusaIntegrationTestRunner({
+  cwd: path.join(__dirname, "..", "app", ".server"),
+  testSuite: ({ api, getContainer }) => {
+    let auth: { headers: Record<string, string> }
+    beforeEach(async () => {
+      auth = await adminHeaders(getContainer())
+    })
+
+    describe("the accounting export (docs/books.md#accounting-export)", () => {
+      it("gives per-coin totals equal to the account of the same invoices, in CSV and in JSON", async () => {
+        const container = getContainer()
+        const refundOf = (orderId: string, kind: "overpayment" | "underpayment") => ({ idempotency_key: newKey(), order_id: orderId, kind, address: ethAddress() })
+
+        const exact = await cartPaid(container, api, "1")
+        const over = await cartPaid(container, api, "1.1", exact.store)
+        await api.post("/admin/crypto/refunds", refundOf(over.orderId, "overpayment"), auth)
+        const under = await cartPaid(container, api, "0.9", exact.store)
+        // The invoice expires underpaid beyond the tolerance: the refund due is recorded, then sent back.
+        await controlOf(sandbox, shop).advanceClock(7200)
+        await callbacksDeliveredAndProcessed(sandbox, container)
+        const sentBack = await api.post("/admin/crypto/refunds", refundOf(under.orderId, "underpayment"), auth)
+        expect(sentBack.data.withdrawal).toMatchObject({ purpose: "underpayment", status: "completed" })
+        const refunded = await cartPaid(container, api, "1", exact.store)
+        const { data: quoted } = await api.post("/admin/crypto/refunds/quote", { order_id: refunded.orderId, amount: "4.25" }, auth)
+        const refund = await api.post("/admin/crypto/refunds", { idempotency_key: newKey(), order_id: refunded.orderId, amount: "4.25", rate: quoted.quote.rate, address: ethAddress() }, auth)
+        expect(refund.data.withdrawal).toMatchObject({ purpose: "refund", status: "completed" })
+
+        // The account of every invoice of these carts, read as the order widget reads it.
+        const crypto = resolveCryptoModule(container)
+        const accounts: InvoiceAccount[] = []
+        for (const cart of [exact, over, under, refunded]) {
+          const invoices = await crypto.listCryptoInvoices({ cart_id: cart.cartId })
+          accounts.push(...(await accountOfInvoices(crypto, invoices, { order_id: cart.orderId })).accounts)
+        }
+        const expected = {
+          received: accountSum(accounts, "received", "ETH"),
+          refunded: accountSum(accounts, "refunded", "ETH"),
+          sent_back: accountSum(accounts, "sent_back", "ETH"),
+        }
+        expect(new Decimal(expected.refunded).gt(0)).toBe(true)
+        expect(new Decimal(expected.sent_back).gt(0)).toBe(true)
+
+        // The period around now, in UTC days ([from, to)): every row of this test's database.
+        const from = utcDay(-1)
+        const to = utcDay(2)
+        const csv = await api.get(`/admin/crypto/exports/books?format=csv&from=${from}&to=${to}`, { ...auth, responseType: "text" })
+        expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8")
+        expect(csv.headers["content-disposition"]).toBe(`attachment; filename="crypto-books-${from}-${to}.csv"`)
+        const records = parse(String(csv.data), { columns: true }) as Row[]
+        const rows = records.filter((record) => !record.kind.startsWith("total:"))
+        const totals = records
+          .filter((record) => record.kind.startsWith("total:"))
+          .map((record) => ({ kind: record.kind.slice("total:".length), psys_cid: record.psys_cid, amount: record.amount }))
+
+        expect(totalOf(totals, "payment", "ETH")).toBe(expected.received)
+        expect(totalOf(totals, "refund", "ETH")).toBe(expected.refunded)
+        expect(totalOf(totals, "send_back", "ETH")).toBe(expected.sent_back)
+
+        // One payment row per paid invoice, with the order's display id and a fiat value at the gateway's rate.
+        const payments = rows.filter((row) => row.kind === "payment")
+        expect(payments).toHaveLength(accounts.filter((account) => new Decimal(account.received).gt(0)).length)
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const { data: orders } = await query.graph({ entity: "order", fields: ["id", "display_id"], filters: { id: exact.orderId } })
+        expect(payments.find((row) => row.order_id === exact.orderId)).toMatchObject({
+          order_display_id: String(orders[0].display_id),
+          psys_cid: "ETH",
+          fiat_currency: "EUR",
+          rate_source: "gateway",
+          fiat_value: expect.stringMatching(/^\d+\.\d{2}$/),
+          created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        })
+        // The overpayment and the underpayment beyond the tolerance are rows of their own, in the coin.
+        const overInvoice = accounts.find((account) => account.overpaid !== null && new Decimal(account.overpaid).gt(0))
+        expect(rows).toContainEqual(expect.objectContaining({ kind: "overpayment", psys_cid: "ETH", amount: overInvoice?.overpaid }))
+        expect(rows).toContainEqual(expect.objectContaining({ kind: "underpayment", psys_cid: "ETH", amount: under.paid.toFixed(), purpose: "beyond_tolerance" }))
+
+        const json = await api.get(`/admin/crypto/exports/books?format=json&from=${from}&to=${to}`, auth)
+        expect(json.headers["content-type"]).toBe("application/json; charset=utf-8")
+        const document = json.data as JsonExport
+        expect(document.from).toBe(`${from}T00:00:00.000Z`)
+        expect(document.rows).toHaveLength(rows.length)
+        expect(totalOf(document.totals, "payment", "ETH")).toBe(expected.received)
+        expect(totalOf(document.totals, "refund", "ETH")).toBe(expected.refunded)
+        expect(totalOf(document.totals, "send_back", "ETH")).toBe(expected.sent_back)
+
+        // A period that ended before these payments holds none of them.
+        const before = await api.get(`/admin/crypto/exports/books?format=json&from=2020-01-01&to=2020-02-01`, auth)
+        expect(before.data).toMatchObject({ rows: [], totals: [] })
+      })
+
+      it("lists a customer's deposits once each (a pending report then a completed one is one row), counting the completed ones as the customer's totals do", async () => {
+        const container = getContainer()
+        const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `buyer-${randomBytes(4).toString("hex")}@example.com` })
+        const created = await api.post("/admin/crypto/deposits", { uid: customer.id, psys_cid: "LTC" }, auth)
+        const hash = String(created.data.deposits[0].hash)
+        const control = controlOf(sandbox, shop)
+        // Seen unconfirmed (a pending callback), then confirmed (a completed one): one deposit.
+        const seen = await control.payDeposit(hash, { amount: "0.1", confirmations: 0 })
+        await callbacksDeliveredAndProcessed(sandbox, container)
+        await control.payDeposit(hash, { txid: seen.txid, confirmations: 6 })
+        await callbacksDeliveredAndProcessed(sandbox, container)
+        await control.payDeposit(hash, { amount: "0.25" })
+        await callbacksDeliveredAndProcessed(sandbox, container)
+        // Seen only: listed, not counted.
+        await control.payDeposit(hash, { amount: "0.5", confirmations: 0 })
+        await callbacksDeliveredAndProcessed(sandbox, container)
+        const { data: customerDeposits } = await api.get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
+        expect(customerDeposits.totals).toEqual([expect.objectContaining({ psys_cid: "LTC", confirmed: "0.35", pending: "0.5", count: 3 })])
+
+        const { data } = await api.get(`/admin/crypto/exports/books?format=json&from=${utcDay(-1)}&to=${utcDay(2)}`, auth)
+        const document = data as JsonExport
+        const deposits = document.rows.filter((row) => row.kind === "deposit")
+        expect(deposits.map((row) => [row.psys_cid, row.amount, row.counted, row.address, row.order_number])).toEqual([
+          ["LTC", "0.1", "yes", hash, customer.id],
+          ["LTC", "0.25", "yes", hash, customer.id],
+          ["LTC", "0.5", "no", hash, customer.id],
+        ])
+        expect(totalOf(document.totals, "deposit", "LTC")).toBe(customerDeposits.totals[0].confirmed)
+      })
+
+      it("refuses a date that is not a calendar date, naming the field", async () => {
+        const bad = await requestFailure(api.get("/admin/crypto/exports/books?format=csv&from=2026-02-30&to=2026-03-01", auth))
+        expect(bad.status).toBe(400)
+        expect(bad.message).toContain("from is not a calendar date")
+        const shape = await requestFailure(api.get("/admin/crypto/exports/books?from=01.11.2026&to=2026-12-01", auth))
+        expect(shape.status).toBe(400)
+        expect(shape.message).toContain("from must be a date such as")
+      })
+
+      it("refuses a period whose end is not after its start, naming the field", async () => {
+        const same = await requestFailure(api.get("/admin/crypto/exports/books?from=2026-11-01&to=2026-11-01", auth))
+        expect(same.status).toBe(400)
+        expect(same.message).toContain("to must be after from")
+        const long = await requestFailure(api.get("/admin/crypto/exports/books?from=2024-01-01&to=2026-01-01", auth))
+        expect(long.status).toBe(400)
+        expect(long.message).toContain("to is more than 366 days after from")
+      })
+
+      it("refuses an unknown format, naming the field", async () => {
+        const { status, message } = await requestFailure(api.get("/admin/crypto/exports/books?format=xlsx&from=2026-11-01&to=2026-12-01", auth))
+        expect(status).toBe(400)
+        expect(message).toContain("format")
+      })
+    })
+  },
+})
