@@ -1,8 +1,8 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * The gateway balance of one coin at the end of one UTC day (docs/books.md#balance-snapshots),
- * written by the daily `snapshot-crypto-balances` job. Unique on (`provider_id`, `day`,
+ * The gateway balance of one coin as read on one UTC day (docs/books.md#balance-snapshots), written
+ * by the daily `snapshot-crypto-balances` job just after midnight (so the close of the day before). Unique on (`provider_id`, `day`,
  * `psys_cid`): a second run of the same day, on this or another instance, finds its row and
  * writes nothing new, so the job is idempotent per day and safe on many instances.
  *
