@@ -11,6 +11,7 @@ const fs = require("fs")
 const path = require("path")
 const { chromium } = require("playwright-core")
 const { startDemo, shutdown } = require("./demo")
+const { booksSteps } = require("./browser/books")
 
 const root = path.resolve(__dirname, "..")
 const shots = path.join(root, "docs", "screenshots")
@@ -271,6 +272,8 @@ async function adminSteps(browser, demo) {
     })
 
     await attentionSteps(page, admin, demo)
+
+    await booksSteps(page, admin, demo, { step, shot })
 
     await step("the crypto settings page loads", async () => {
       await page.goto(`${admin}/settings/crypto`)

@@ -208,6 +208,11 @@ medusaIntegrationTestRunner({
         const third = await snapshotCryptoBalancesWorkflow(container).run({ input: {} })
         expect(third.result.find((p) => p.provider_id === CRYPTO_PROVIDER_ID)).toMatchObject({ created: [], day })
         expect((await snapshotRows(container)).map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort())
+        // The admin's "Record today's balances" runs the same workflow: nothing new the same day.
+        const now = (await api.post("/admin/crypto/charts/balances", {}, auth)).data
+        expect(now.snapshots).toEqual([expect.objectContaining({ provider_id: CRYPTO_PROVIDER_ID, day, created: [], error: null })])
+        expect((await requestFailure(api.post("/admin/crypto/charts/balances", { provider: "x" }, auth))).status).toBe(400)
+        expect((await snapshotRows(container)).map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort())
 
         const eth = rows.find((row) => row.psys_cid === "ETH")
         expect(eth?.balance).toBe((await gateway.balances.retrieve("ETH")).balance.toFixed())

@@ -1,5 +1,5 @@
-import { Table } from "@medusajs/ui"
-import { useQuery } from "@tanstack/react-query"
+import { Button, Table, toast } from "@medusajs/ui"
+import { useMutation, useQuery } from "@tanstack/react-query"
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts"
 import { cryptoApi, errorMessage } from "../../lib/api"
 import { formatDecimal, formatFiat } from "../../lib/money"
@@ -15,6 +15,19 @@ export const BalancesChart = () => {
     queryFn: () => cryptoApi.get<BalanceChartResponse>("/charts/balances"),
   })
   const series = data?.series ?? []
+  // Today's snapshot on demand (the daily job's own workflow): a fresh install need not wait a night.
+  const today = data?.days[data.days.length - 1]
+  const takenToday = today !== undefined && series.some((coin) => coin.points.some((point) => point.day === today))
+  const snapshot = useMutation({
+    mutationFn: () => cryptoApi.post<{ snapshots: Array<{ created: string[]; error: string | null }> }>("/charts/balances", {}),
+    onSuccess: ({ snapshots }) => {
+      const failed = snapshots.find((entry) => entry.error !== null)
+      if (failed) toast.error("The gateway's balances could not be read", { description: failed.error ?? undefined })
+      else toast.success("Today's balances recorded")
+      void refetch()
+    },
+    onError: (failure) => toast.error("Could not record the balances", { description: errorMessage(failure) }),
+  })
   const fiat = series.flatMap((s) => s.points).find((point) => point.fiat_currency !== null)?.fiat_currency ?? ""
   const rows = (data?.days ?? []).map((day) => {
     const row: Record<string, string | number | null> = { day: bucketLabel(day, "day") }
@@ -35,7 +48,14 @@ export const BalancesChart = () => {
       error={error ? errorMessage(error) : null}
       onRetry={() => refetch()}
       isEmpty={series.length === 0}
-      emptyText="No balance snapshot yet: the first is taken at the next daily run (00:05 UTC)."
+      emptyText="No balance snapshot yet: the first is taken at the next daily run (00:05 UTC), or now with Record today's balances."
+      controls={
+        data !== undefined && !takenToday ? (
+          <Button size="small" variant="secondary" isLoading={snapshot.isPending} onClick={() => snapshot.mutate()}>
+            Record today's balances
+          </Button>
+        ) : null
+      }
       chart={() => (
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>

@@ -67,3 +67,7 @@ export type AdminCryptoBalanceChartQueryType = z.infer<typeof AdminCryptoBalance
 /** GET /admin/crypto/charts/attention (docs/books.md#needs-attention): no parameters. */
 export const AdminCryptoAttentionChartQuery = z.object({}).strict()
 export type AdminCryptoAttentionChartQueryType = z.infer<typeof AdminCryptoAttentionChartQuery>
+
+/** POST /admin/crypto/charts/balances: take today's snapshot now (the daily job's own run, idempotent per day). */
+export const AdminCryptoTakeBalanceSnapshot = z.object({ provider_id: providerId }).strict()
+export type AdminCryptoTakeBalanceSnapshotType = z.infer<typeof AdminCryptoTakeBalanceSnapshot>

@@ -3,7 +3,8 @@ import { balanceChartDays, readBalanceHistory } from "../../../../../core/balanc
 import { resolveCryptoProviderEntry } from "../../../../../core/provider-entry"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 import type { AdminCryptoBalanceChartResponse } from "../types"
-import type { AdminCryptoBalanceChartQueryType } from "../validators"
+import { snapshotCryptoBalancesWorkflow } from "../../../../../workflows/snapshot-crypto-balances"
+import type { AdminCryptoBalanceChartQueryType, AdminCryptoTakeBalanceSnapshotType } from "../validators"
 
 /**
  * GET /admin/crypto/charts/balances?from&to&provider_id — the daily balance snapshots of each coin
@@ -15,4 +16,15 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoBa
   const days = balanceChartDays(new Date(), { from: req.validatedQuery.from, to: req.validatedQuery.to })
   const history = await readBalanceHistory(resolveCryptoModule(req.scope), { provider_id: providerId, ...days })
   res.json({ ...history, provider_id: providerId })
+}
+
+/**
+ * POST /admin/crypto/charts/balances — takes today's balance snapshot now, as the daily job would
+ * (docs/books.md#balance-snapshots): a fresh install need not wait for the first night. The same
+ * workflow, so still one row per provider, UTC day and coin; a coin already taken today is left.
+ */
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoTakeBalanceSnapshotType>, res: MedusaResponse) => {
+  const { providerId } = resolveCryptoProviderEntry(req.scope, req.validatedBody.provider_id)
+  const { result } = await snapshotCryptoBalancesWorkflow(req.scope).run({ input: { provider_id: providerId } })
+  res.json({ snapshots: result })
 }
