@@ -12,6 +12,7 @@ const path = require("path")
 const { chromium } = require("playwright-core")
 const { startDemo, shutdown } = require("./demo")
 const { booksSteps } = require("./browser/books")
+const { orderRulesSteps } = require("./browser/order-rules")
 
 const root = path.resolve(__dirname, "..")
 const shots = path.join(root, "docs", "screenshots")
@@ -280,6 +281,8 @@ async function adminSteps(browser, demo) {
       await page.getByRole("heading", { name: /Crypto/ }).first().waitFor()
       await shot(page, "crypto-settings")
     })
+
+    await orderRulesSteps(page, admin, demo, { step, shot })
   }
 }
 

@@ -777,7 +777,7 @@ medusaIntegrationTestRunner({
         const body = { accepted_coins: ["BTC", "LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30, order_on_detection: false, underpaid_tolerance_percent: "0.5" }
         await admin().post("/admin/crypto/settings", body, auth)
         const { data } = await admin().get("/admin/crypto/settings", auth)
-        expect(data.settings.effective).toEqual({ accepted_coins: ["BTC", "LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30, order_on_detection: false, underpaid_tolerance_percent: "0.5" })
+        expect(data.settings.effective).toEqual({ accepted_coins: ["BTC", "LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30, order_on_detection: false, underpaid_tolerance_percent: "0.5", order_rules: [], protect_order_status: true })
       })
 
       it("applies saved settings to the next checkout without a restart", async () => {

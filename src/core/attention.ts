@@ -91,3 +91,37 @@ export function invoiceAttentions(before: InvoiceBeforeSync, seen: AssessmentFie
   }
   return items
 }
+
+/** Why a sync left an order as it was (docs/books.md#protect-order-status): a person canceled or edited it by hand. */
+export interface HandChange {
+  reason: "canceled" | "edited"
+  /** The order's status as Medusa had it. */
+  order_status: string
+}
+
+/**
+ * The `protected_order` item of a sync that left an order a person canceled or edited by hand as
+ * it was (docs/books.md#protect-order-status): one per invoice, its amount the money received in
+ * the invoice's coin, for the merchant to keep (with the order) or send back.
+ */
+export function protectedOrderAttention(before: InvoiceBeforeSync, seen: AssessmentFields, orderId: string, change: HandChange): RaiseCryptoAttentionInput {
+  return {
+    kind: "protected_order",
+    provider_id: before.provider_id,
+    subject_id: before.id,
+    order_id: orderId,
+    cart_id: before.cart_id,
+    psys_cid: seen.psys_cid,
+    currency: seen.currency,
+    amount: positive(seen.received_amount) ? seen.received_amount : null,
+    evidence: {
+      reason: change.reason,
+      order_status: change.order_status,
+      order_number: before.order_number,
+      gateway_status: seen.gateway_status,
+      txn_id: seen.active_txn_id,
+      received: seen.received_amount,
+      expected: seen.expected_amount,
+    },
+  }
+}

@@ -2,6 +2,7 @@ import { Decimal } from "decimal.js"
 import { isDecimalString, type GatewayClient, type Operation } from "../gateway"
 import type CryptoModuleService from "../modules/crypto/service"
 import type { ResolvedCryptoOptions } from "./options"
+import { placementOf, type PlacementFacts } from "./order-rules"
 import {
   isCryptoSessionStatus,
   mapInvoiceChain,
@@ -65,8 +66,49 @@ export interface OperationReader {
 /** The part of our module the assessment reads: the verified callbacks of the chain. */
 export type CallbackSource = Pick<CryptoModuleService, "listCryptoCallbacks">
 
-export function statusPolicy(options: Pick<ResolvedCryptoOptions, "orderOnDetection" | "underpaidTolerancePercent">): StatusPolicy {
-  return { orderOnDetection: options.orderOnDetection, underpaidTolerancePercent: options.underpaidTolerancePercent }
+/**
+ * The status policy of one invoice: the merchant's tolerance, and whether its order is placed on
+ * detection by the order rules (src/core/order-rules.ts: first matching rule, else the
+ * order-on-detection setting) for the invoice's coin and fiat amount. The sync's assess step and
+ * the provider build it the same way, so the reading the one stores the other takes
+ * (`usableStoredReading`).
+ */
+export function statusPolicy(
+  options: Pick<ResolvedCryptoOptions, "orderOnDetection" | "orderRules" | "underpaidTolerancePercent">,
+  invoice: PlacementFacts
+): StatusPolicy {
+  return { orderOnDetection: placementOf(options.orderRules, options.orderOnDetection, invoice), underpaidTolerancePercent: options.underpaidTolerancePercent }
+}
+
+/**
+ * Assesses an invoice under its own status policy when its coin may be known only from the
+ * gateway's reading (a plain shop's hosted-page choice, spec §6.1 `currency`): `assess` under the
+ * policy of the coin known so far, `coinOf` resolves the coin the reading shows, and when the
+ * order rules place that coin's order differently, `assess` again under its policy (one more
+ * gateway read, once per invoice: afterwards the coin is on the invoice row). Returns the reading,
+ * the policy it was mapped with and the coin `coinOf` resolved for it (null when none).
+ */
+export async function assessUnderInvoicePolicy<T>(
+  options: Pick<ResolvedCryptoOptions, "orderOnDetection" | "orderRules" | "underpaidTolerancePercent">,
+  invoice: PlacementFacts,
+  assess: (policy: StatusPolicy) => Promise<T>,
+  coinOf: (reading: T) => Promise<string | null>
+): Promise<{ reading: T; policy: StatusPolicy; psys_cid: string | null }> {
+  const policy = statusPolicy(options, invoice)
+  const reading = await assess(policy)
+  const psysCid = await coinOf(reading)
+  // A reading that names no coin (or one not resolved) keeps the coin the invoice had.
+  const resolved = statusPolicy(options, { ...invoice, psys_cid: psysCid ?? invoice.psys_cid })
+  if (resolved.orderOnDetection === policy.orderOnDetection) return { reading, policy, psys_cid: psysCid }
+  const again = await assess(resolved)
+  return { reading: again, policy: resolved, psys_cid: await coinOf(again) }
+}
+
+/** The coin a stored reading names (`psys_cid`), else null: the stored reading's own policy is that coin's. */
+export function storedReadingCoin(stored: unknown): string | null {
+  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return null
+  const value = (stored as Record<string, unknown>).psys_cid
+  return typeof value === "string" ? value : null
 }
 
 /**

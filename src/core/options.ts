@@ -10,6 +10,7 @@ import {
   type ShopperMessageKind,
   type ShopperMessagesOption,
 } from "./shopper-messages"
+import type { OrderRule } from "./order-rules"
 
 /**
  * Options of the crypto payment provider, as written in `medusa-config.ts` under
@@ -71,6 +72,13 @@ export interface ResolvedCryptoOptions {
   defaultCurrency: string | undefined
   expireMinutes: number
   orderOnDetection: boolean
+  /**
+   * The merchant's order rules (src/core/order-rules.ts): which invoices place the order on
+   * detection, per coin and amount; `orderOnDetection` is their default. Set in the admin only.
+   */
+  orderRules: OrderRule[]
+  /** A callback never changes an order a person canceled or edited by hand (docs/books.md#protect-order-status). Set in the admin only; on by default. */
+  protectOrderStatus: boolean
   underpaidTolerancePercent: Decimal
   payRestHours: number
   whiteLabel: boolean
@@ -105,11 +113,14 @@ const path = (option: string) =>
     .trim()
     .refine((value) => value.startsWith("/"), `${option} must start with "/", e.g. "${DEFAULT_RETURN_PATH}"`)
 
+/** What a coin ID (`psys_cid`, spec §2.4) looks like: the one rule for options, settings and order rules. */
+export const COIN_ID_PATTERN = /^[A-Za-z0-9_.-]{1,32}$/
+
 const coin = (option: string) =>
   z
     .string({ error: `${option} must hold coin IDs (psys_cid) as strings, e.g. "BTC"` })
     .trim()
-    .regex(/^[A-Za-z0-9_.-]{1,32}$/, `${option} must hold coin IDs (psys_cid) such as "BTC" or "USDT_TRX"`)
+    .regex(COIN_ID_PATTERN, `${option} must hold coin IDs (psys_cid) such as "BTC" or "USDT_TRX"`)
 
 const percent = z
   .union([z.string().trim(), z.number()], {
@@ -285,6 +296,8 @@ export function parseCryptoOptions(raw: unknown): ResolvedCryptoOptions {
     defaultCurrency: value.defaultCurrency,
     expireMinutes: value.expireMinutes,
     orderOnDetection: value.orderOnDetection,
+    orderRules: [],
+    protectOrderStatus: true,
     underpaidTolerancePercent: value.underpaidTolerancePercent,
     payRestHours: value.payRestHours,
     whiteLabel: value.whiteLabel,

@@ -3,6 +3,7 @@ import { isDecimalString } from "../gateway"
 import type { ICacheService } from "@medusajs/framework/types"
 import type CryptoModuleService from "../modules/crypto/service"
 import type { ResolvedCryptoOptions } from "./options"
+import { readOrderRules } from "./order-rules"
 
 /** The settings a merchant edits in the admin (Settings → Crypto); all optional: null = config. */
 export interface StoredCryptoSettings {
@@ -11,12 +12,16 @@ export interface StoredCryptoSettings {
   invoice_lifetime_minutes?: number | null
   order_on_detection?: boolean | null
   underpaid_tolerance_percent?: string | null
+  /** The order rules (src/core/order-rules.ts) as stored JSON; null = none. */
+  order_rules?: unknown
+  /** Null = on (protection is the safe default). */
+  protect_order_status?: boolean | null
 }
 
 /** The subset of the provider options the admin can override. */
 export type EditableCryptoOptions = Pick<
   ResolvedCryptoOptions,
-  "allowedCurrencies" | "defaultCurrency" | "expireMinutes" | "orderOnDetection" | "underpaidTolerancePercent"
+  "allowedCurrencies" | "defaultCurrency" | "expireMinutes" | "orderOnDetection" | "orderRules" | "protectOrderStatus" | "underpaidTolerancePercent"
 >
 
 const isCoinList = (value: unknown): value is string[] =>
@@ -44,6 +49,9 @@ export function mergeCryptoSettings<T extends EditableCryptoOptions>(defaults: T
     defaultCurrency,
     expireMinutes: stored.invoice_lifetime_minutes ?? defaults.expireMinutes,
     orderOnDetection: stored.order_on_detection ?? defaults.orderOnDetection,
+    // Rules stored before a change of their shape, or hand-written ones that do not parse, count as none.
+    orderRules: stored.order_rules === null || stored.order_rules === undefined ? defaults.orderRules : readOrderRules(stored.order_rules),
+    protectOrderStatus: stored.protect_order_status ?? defaults.protectOrderStatus,
     underpaidTolerancePercent:
       tolerance !== undefined && tolerance !== null && isDecimalString(tolerance) ? new Decimal(tolerance) : defaults.underpaidTolerancePercent,
   }
@@ -104,6 +112,8 @@ const plainSettings = (row: StoredCryptoSettings): StoredCryptoSettings => ({
   invoice_lifetime_minutes: row.invoice_lifetime_minutes ?? null,
   order_on_detection: row.order_on_detection ?? null,
   underpaid_tolerance_percent: row.underpaid_tolerance_percent ?? null,
+  order_rules: row.order_rules ?? null,
+  protect_order_status: row.protect_order_status ?? null,
 })
 
 const isCachedRows = (value: unknown): value is CachedSettingsRows =>
@@ -194,3 +204,30 @@ export function invalidateSettingsOnWrite(service: object, cacheOf: () => Promis
     })
   }
 }
+
+/** One saved field in the audit trail (`crypto_setting_change.changes`): its value before and after. */
+export interface SettingChange {
+  from: unknown
+  to: unknown
+}
+
+/**
+ * What a save changes (the audit trail, `crypto_setting_change`): each field of `patch` whose value
+ * differs from the stored one, `{ from, to }` (null = the medusa-config default). Order rules are
+ * compared and recorded as lists. Pure; an empty result means the save changed nothing.
+ */
+export function settingChanges(
+  previous: StoredCryptoSettings | undefined | null,
+  patch: Partial<Record<keyof StoredCryptoSettings, unknown>>
+): Record<string, SettingChange> {
+  const changes: Record<string, SettingChange> = {}
+  for (const [field, value] of Object.entries(patch) as Array<[keyof StoredCryptoSettings, unknown]>) {
+    if (value === undefined) continue
+    const before = field === "order_rules" ? rulesOrNull(previous?.order_rules) : (previous?.[field] ?? null)
+    const after = field === "order_rules" ? rulesOrNull(value) : value
+    if (JSON.stringify(before) !== JSON.stringify(after)) changes[field] = { from: before, to: after }
+  }
+  return changes
+}
+
+const rulesOrNull = (stored: unknown) => (stored === null || stored === undefined ? null : readOrderRules(stored))

@@ -89,6 +89,12 @@ export interface SettingsResponse {
   settings: AdminCryptoSettings
 }
 
+/** One order rule as the settings answer it (src/core/order-rules.ts): coins (empty = any), an amount limit, where the order is placed. */
+export type OrderRule = AdminCryptoSettings["effective"]["order_rules"][number]
+
+/** One save of the settings in the audit trail: who, when, each changed field `{ from, to }`. */
+export type SettingsChange = AdminCryptoSettings["changes"][number]
+
 export interface OrderCryptoResponse {
   order_id: string
   currency_code: string

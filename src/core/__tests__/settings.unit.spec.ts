@@ -15,6 +15,8 @@ const defaults = {
   defaultCurrency: "BTC",
   expireMinutes: 60,
   orderOnDetection: true,
+  orderRules: [],
+  protectOrderStatus: true,
   underpaidTolerancePercent: new Decimal(0),
   apiKey: "secret",
 }

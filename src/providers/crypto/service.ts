@@ -24,10 +24,11 @@ import type {
 import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { Invoice } from "../../gateway"
 import { sharedLockingWarning, type DeploymentConfig } from "../../core/deployment"
-import { belowMinimum, listCurrencies, offeredCoins, type CachedCurrency } from "../../core/currency-cache"
+import { belowMinimum, listCurrencies, offeredCoins, resolveCoinId, type CachedCurrency } from "../../core/currency-cache"
 import { failureReason, toMedusaError } from "../../core/errors"
 import { CryptoEvents, invoiceCreatedEvent } from "../../core/events"
-import { assessInvoiceChain, gatewayReadingOf, statusPolicy, usableStoredReading, type GatewayReading } from "../../core/invoice-chain"
+import { assessInvoiceChain, assessUnderInvoicePolicy, gatewayReadingOf, statusPolicy, storedReadingCoin, usableStoredReading, type GatewayReading } from "../../core/invoice-chain"
+import type { StatusPolicy } from "../../core/payment-state"
 import { fiatToMinorUnits, sessionAmountToDecimalString, shopperCommission } from "../../core/money"
 import { assessInvoiceGroup, topUpCommission } from "../../core/top-up"
 import { isClearRefusal } from "../../core/withdrawal"
@@ -350,10 +351,20 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       // Sessions created before provider_id was kept in their data use the medusa-config options.
       const providerId = text(data, "provider_id")
       const options = providerId === undefined ? this.options_ : await readEffectiveOptionsCached(cryptoModule, providerId, this.options_)
-      const policy = statusPolicy(options)
-      const rows = await cryptoModule.listCryptoInvoices({ txn_id: txnId }, { select: ["id", "gateway_reading"] })
+      const rows = await cryptoModule.listCryptoInvoices(
+        { txn_id: txnId },
+        { select: ["id", "gateway_reading", "psys_cid", "currency", "source_amount", "source_currency"] }
+      )
+      // The invoice's own policy (order rules by coin and amount, docs/books.md#order-rules), built
+      // as the sync's assess step built it: for a stored reading, from the coin it names.
+      const facts = {
+        psys_cid: rows[0]?.psys_cid ?? text(data, "psys_cid") ?? null,
+        source_amount: rows[0]?.source_amount ?? text(data, "source_amount") ?? null,
+        source_currency: rows[0]?.source_currency ?? text(data, "source_currency") ?? null,
+      }
       if (source === "stored") {
         for (const row of rows) {
+          const policy = statusPolicy(options, { ...facts, psys_cid: storedReadingCoin(row.gateway_reading) ?? row.psys_cid })
           const reading = usableStoredReading(row.gateway_reading, txnId, policy)
           if (reading !== undefined) return reading
         }
@@ -362,18 +373,24 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       // An invoice whose rest the shopper paid decides with its top-ups (docs/attention.md#paying-the-rest).
       const topUps = rows.length === 0 ? [] : await cryptoModule.listCryptoInvoices({ topup_of: rows[0].id }, { order: { created_at: "ASC" } })
       const paying = topUps.filter((row): row is typeof row & { txn_id: string } => row.txn_id !== null)
-      if (paying.length > 0) {
-        const group = await assessInvoiceGroup(
-          this.client_,
-          cryptoModule,
-          { invoice_id: rows[0].id, ...root },
-          paying.map((row) => ({ invoice_id: row.id, txn_id: row.txn_id, order_number: row.order_number, commission: topUpCommission(row.topup_details) })),
-          policy
-        )
-        const { siblings_with_money: _siblings, ...reading } = group.root
-        return reading
+      const read = async (policy: StatusPolicy): Promise<GatewayReading> => {
+        if (paying.length > 0) {
+          const group = await assessInvoiceGroup(
+            this.client_,
+            cryptoModule,
+            { invoice_id: rows[0].id, ...root },
+            paying.map((row) => ({ invoice_id: row.id, txn_id: row.txn_id, order_number: row.order_number, commission: topUpCommission(row.topup_details) })),
+            policy
+          )
+          const { siblings_with_money: _siblings, ...reading } = group.root
+          return reading
+        }
+        return gatewayReadingOf(await assessInvoiceChain(this.client_, cryptoModule, root, policy))
       }
-      return gatewayReadingOf(await assessInvoiceChain(this.client_, cryptoModule, root, policy))
+      const known = { psys_cid: rows[0]?.psys_cid ?? null, currency: rows[0]?.currency ?? null }
+      const coinOf = async (reading: GatewayReading) =>
+        reading.psys_cid ?? (facts.source_currency === null ? null : await resolveCoinId(this.client_, cryptoModule, facts.source_currency, reading.currency, known))
+      return (await assessUnderInvoicePolicy(options, facts, read, coinOf)).reading
     } catch (error) {
       throw toMedusaError(error, action)
     }

@@ -25,6 +25,8 @@ function world(invoiceOverrides: Row = {}) {
     payments: [] as Row[],
     orderOfCart: null as string | null,
     order: { id: "order_1", status: "pending", payment_collections: [{ payments: [{ captured_at: null }] }] } as Row,
+    /** Confirmed order changes (edit, claim, exchange) a person made by hand. */
+    orderChanges: [] as Row[],
   }
   const moves: string[] = []
   const warnings: string[] = []
@@ -39,6 +41,7 @@ function world(invoiceOverrides: Row = {}) {
         if (entity === "payment") return { data: medusa.payments }
         if (entity === "order_cart") return { data: medusa.orderOfCart === null ? [] : [{ order_id: medusa.orderOfCart }] }
         if (entity === "order") return { data: [medusa.order] }
+        if (entity === "order_change") return { data: medusa.orderChanges }
         return { data: [] }
       },
     },
@@ -290,5 +293,69 @@ describe("applyCryptoInvoice run twice with the same assessment", () => {
     expect((await applyCryptoInvoice(stale, deps)).outcome).toBe("ignored_backward")
     expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
     expect(invoice).toMatchObject({ session_status: "captured", gateway_status: "completed", order_id: "order_1" })
+  })
+})
+
+describe("applyCryptoInvoice with protect order status (docs/books.md#protect-order-status)", () => {
+  const placedOnDetection = () => {
+    const context = world({ session_status: "pending_authorization", order_id: "order_1" })
+    context.medusa.orderOfCart = "order_1"
+    return context
+  }
+  const completed = (extra: Partial<CryptoInvoiceAssessment> = {}) =>
+    assessment("captured", "completed", { kind: "paid", received_amount: "0.000175", psys_cid: "BTC", currency: "BTC", ...extra })
+
+  it("leaves an order a person canceled as it is when its invoice completes late, and says why", async () => {
+    const { deps, moves, medusa, invoice } = placedOnDetection()
+    medusa.order = { ...medusa.order, status: "canceled" }
+    const applied = await applyCryptoInvoice(completed(), deps)
+    expect(applied).toEqual({
+      invoice_id: "cinv_1",
+      outcome: "protected",
+      session_status: "pending_authorization",
+      order_id: "order_1",
+      hand_change: { reason: "canceled", order_status: "canceled" },
+    })
+    expect(moves).toEqual([])
+    // The reading is recorded, the state is not moved forward.
+    expect(invoice).toMatchObject({ session_status: "pending_authorization", gateway_status: "completed", received_amount: "0.000175" })
+  })
+
+  it("leaves an order edited by hand (a confirmed order edit) uncaptured", async () => {
+    const { deps, moves, medusa } = placedOnDetection()
+    medusa.orderChanges = [{ id: "ordch_1", change_type: "edit", status: "confirmed" }]
+    const applied = await applyCryptoInvoice(completed(), deps)
+    expect(applied).toMatchObject({ outcome: "protected", hand_change: { reason: "edited", order_status: "pending" } })
+    expect(moves).toEqual([])
+  })
+
+  it("does not cancel an order edited by hand when its invoice ends short", async () => {
+    const { deps, moves, medusa } = placedOnDetection()
+    medusa.orderChanges = [{ id: "ordch_1", change_type: "claim", status: "confirmed" }]
+    const applied = await applyCryptoInvoice(assessment("canceled", "expired", { kind: "failed", pay_rest_hours: 0 }), deps)
+    expect(applied).toMatchObject({ outcome: "protected", session_status: "pending_authorization" })
+    expect(moves).toEqual([])
+  })
+
+  it("is idempotent: a second sync of the same reading moves nothing either", async () => {
+    const { deps, moves, medusa } = placedOnDetection()
+    medusa.order = { ...medusa.order, status: "canceled" }
+    await applyCryptoInvoice(completed(), deps)
+    expect((await applyCryptoInvoice(completed(), deps)).outcome).toBe("protected")
+    expect(moves).toEqual([])
+  })
+
+  it("with protection off, captures as before", async () => {
+    const { deps, moves, medusa } = placedOnDetection()
+    medusa.order = { ...medusa.order, status: "canceled" }
+    const applied = await applyCryptoInvoice(completed({ protect_order_status: false }), deps)
+    expect(applied).toMatchObject({ outcome: "applied", session_status: "captured" })
+    expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
+  })
+
+  it("captures an order nobody touched", async () => {
+    const { deps, moves } = placedOnDetection()
+    expect((await applyCryptoInvoice(completed(), deps)).outcome).toBe("applied")
+    expect(moves).toEqual(["capture payses_1 123456789.123456789012"])
   })
 })

@@ -6,7 +6,7 @@ import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
 import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, type CryptoInvoiceSessionState } from "../../core/payment-state"
-import { invoiceAttentions, type InvoiceBeforeSync } from "../../core/attention"
+import { invoiceAttentions, protectedOrderAttention, type HandChange, type InvoiceBeforeSync } from "../../core/attention"
 import { failureReason } from "../../core/errors"
 import { CryptoEvents, type CryptoMoneyEvent } from "../../core/events"
 import type { AssessmentFields } from "../../core/invoice-chain"
@@ -24,12 +24,16 @@ export interface AppliedCryptoInvoice {
    * `completed`), nothing moved; `not_created`: the invoice never reached the gateway;
    * `session_gone`: the payment session was deleted (cart changed), only recorded;
    * `superseded`: a new invoice pays the session now (a new amount), only recorded;
-   * `incomplete`: the money is there but the cart could not be completed yet (retried later).
+   * `incomplete`: the money is there but the cart could not be completed yet (retried later);
+   * `protected`: a person canceled or edited the order by hand and protect order status is on
+   * (docs/books.md#protect-order-status): the order was left as it is, `protected_order` raised.
    * Money nobody's order explains is raised in the attention queue (src/core/attention.ts).
    */
-  outcome: "applied" | "ignored_backward" | "not_created" | "session_gone" | "superseded" | "incomplete"
+  outcome: "applied" | "ignored_backward" | "not_created" | "session_gone" | "superseded" | "incomplete" | "protected"
   session_status: CryptoInvoiceSessionState
   order_id: string | null
+  /** For `protected`: what the person did to the order. */
+  hand_change?: HandChange
 }
 
 /** The part of Query this step reads: payment sessions, payments, the order of a cart, an order. */
@@ -77,6 +81,28 @@ async function orderIdForCart(query: ApplyQuery, cartId: string): Promise<string
   return typeof orderId === "string" ? orderId : null
 }
 
+/** The order changes a person confirms by hand in Medusa's admin: an order edit, a claim, an exchange. */
+export const HAND_CHANGE_TYPES = ["edit", "claim", "exchange"] as const
+
+/**
+ * Whether a person changed order `orderId` by hand (docs/books.md#protect-order-status): canceled it
+ * while our invoice (`current`) did not, or confirmed an edit, claim or exchange of it (Medusa
+ * records each as a confirmed `order_change` of that `change_type`). Null when neither.
+ */
+export async function handChangeOf(query: ApplyQuery, orderId: string, current: CryptoInvoiceSessionState): Promise<HandChange | null> {
+  const { data: orders } = await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
+  const status: unknown = orders[0]?.status
+  if (typeof status !== "string") return null
+  // We cancel an order only when the invoice ends canceled, and record it under this lock.
+  if (status === "canceled" && current !== "canceled") return { reason: "canceled", order_status: status }
+  const { data: changes } = await query.graph({
+    entity: "order_change",
+    fields: ["id", "change_type", "status"],
+    filters: { order_id: orderId, change_type: [...HAND_CHANGE_TYPES], status: "confirmed" },
+  })
+  return changes.some((change) => change !== undefined) ? { reason: "edited", order_status: status } : null
+}
+
 async function capturedPaymentExists(query: ApplyQuery, sessionId: string): Promise<boolean> {
   const { data } = await query.graph({ entity: "payment", fields: ["id", "captured_at"], filters: { payment_session_id: sessionId } })
   return data.some((payment) => payment?.captured_at !== null && payment?.captured_at !== undefined)
@@ -112,8 +138,10 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
   // Its top-ups follow it (docs/attention.md#paying-the-rest).
   const topUpItems = input.top_ups === undefined ? [] : await applyCryptoTopUps(resolveCryptoModule(container), invoice.id, input.top_ups, applied)
   const seen = seenFields(input)
+  const protectedItems =
+    seen !== undefined && applied.hand_change !== undefined && applied.order_id !== null ? [protectedOrderAttention(before, seen, applied.order_id, applied.hand_change)] : []
   if (seen !== undefined || topUpItems.length > 0) {
-    await raiseCryptoAttentions(container, [...(seen === undefined ? [] : invoiceAttentions(before, seen, applied)), ...topUpItems])
+    await raiseCryptoAttentions(container, [...(seen === undefined ? [] : invoiceAttentions(before, seen, applied)), ...protectedItems, ...topUpItems])
   }
   // The payment is captured now (the order placed): `crypto.payment.received` (docs/events.md), once,
   // on this move under the invoice's lock; a later sync of the captured invoice emits nothing. A
@@ -138,7 +166,7 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
 
 /** The assessment of an invoice that exists at the gateway (every field set), else undefined. */
 function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefined {
-  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money, top_ups: _topUps, pay_rest_hours: _hours, ...amounts } = input
+  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money, top_ups: _topUps, pay_rest_hours: _hours, protect_order_status: _protect, ...amounts } = input
   if (kind === null || session_status === null || gateway_status === null || active_txn_id === null) return undefined
   return { ...amounts, kind, session_status, gateway_status, active_txn_id, siblings_with_money: siblings_with_money ?? [] }
 }
@@ -222,9 +250,22 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
   const cartId = invoice.cart_id
   let orderId = cartId === null ? null : await orderIdForCart(query, cartId)
   let restUntil: Date | null = null
+  // Protect order status (docs/books.md#protect-order-status; absent = on): an order a person
+  // canceled or edited by hand is never captured or canceled by a sync. The invoice keeps its
+  // state (forward-only: nothing applied), its reading is recorded, `protected_order` is raised.
+  const protect = input.protect_order_status !== false
+  const leaveAsItIs = async (placed: string, change: HandChange): Promise<AppliedCryptoInvoice> => {
+    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, order_id: placed })
+    logger.warn(
+      `crypto invoice ${invoice.order_number}: order ${placed} was ${change.reason} by hand; the gateway says ${input.gateway_status} (received ${input.received_amount ?? "nothing"}); the order was left as it is`
+    )
+    return { ...respond("protected", current, placed), hand_change: change }
+  }
   switch (target) {
     case "captured": {
       const settled = (await capturedPaymentExists(query, sessionId)) && (cartId === null || orderId !== null)
+      const change = settled || orderId === null || !protect ? null : await handChangeOf(query, orderId, current)
+      if (orderId !== null && change !== null) return leaveAsItIs(orderId, change)
       if (!settled) {
         // Major units of the session amount, as an exact, validated decimal string.
         const amount = sessionAmountToDecimalString(session.raw_amount as BigNumberInput, "payment session amount")
@@ -245,6 +286,9 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
       const waits = orderId !== null && (current !== "canceled" || invoice.rest_until !== null)
       restUntil = waits ? restHoldUntil(input, invoice.rest_until === null ? null : new Date(invoice.rest_until), new Date(), input.pay_rest_hours ?? DEFAULT_PAY_REST_HOURS) : null
       if (orderId !== null && restUntil === null) {
+        // An order a person canceled already needs nothing; one edited by hand is not canceled.
+        const change = protect ? await handChangeOf(query, orderId, current) : null
+        if (change?.reason === "edited") return leaveAsItIs(orderId, change)
         await cancelOrderPlacedOnDetection(deps, orderId, invoice.order_number)
       }
       if (restUntil !== null) {

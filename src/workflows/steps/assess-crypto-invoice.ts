@@ -1,9 +1,10 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../core/errors"
-import { assessmentFields, assessInvoiceChain, statusPolicy, storedReadingOfFields, type AssessmentFields } from "../../core/invoice-chain"
+import { assessmentFields, assessInvoiceChain, assessUnderInvoicePolicy, storedReadingOfFields, type AssessmentFields } from "../../core/invoice-chain"
+import type { StatusPolicy } from "../../core/payment-state"
 import { assessInvoiceGroup, topUpCommission, type TopUpAssessment } from "../../core/top-up"
 import { resolveCoinId } from "../../core/currency-cache"
-import { booksUpdate, invoiceBooksOf } from "../../core/invoice-books"
+import { booksUpdate, invoiceBooksOf, type InvoiceBooks } from "../../core/invoice-books"
 import { resolveCryptoProvider } from "../../core/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 
@@ -20,6 +21,8 @@ export type CryptoInvoiceAssessment = { invoice_id: string } & { [K in keyof Ass
   top_ups?: TopUpAssessment[]
   /** The `payRestHours` option in force (docs/attention.md#paying-the-rest). */
   pay_rest_hours?: number
+  /** Protect order status in force (docs/books.md#protect-order-status); absent = on. */
+  protect_order_status?: boolean
 }
 
 export const assessCryptoInvoiceStepId = "assess-crypto-invoice"
@@ -47,38 +50,54 @@ export const assessCryptoInvoiceStep = createStep(
         siblings_with_money: null,
       })
     }
-    // The merchant's admin settings (tolerance, order on detection), as the provider reads them: the
+    // The merchant's admin settings (tolerance, order rules), as the provider reads them: the
     // provider takes the stored reading only under the same policy (usableStoredReading).
     const { client, options } = await resolveCryptoProvider(container, invoice.provider_id, "cached")
     try {
-      const policy = statusPolicy(options)
       const readAt = new Date()
-      const root = { invoice_id: invoice.id, txn_id: invoice.txn_id, order_number: invoice.order_number }
+      const root = { invoice_id: invoice.id, txn_id: invoice.txn_id, order_number: invoice.order_number, source_rate: invoice.source_rate }
       // Its top-ups (docs/attention.md#paying-the-rest) decide the session with it.
       const topUpRows = (await cryptoModule.listCryptoInvoices({ topup_of: invoice.id }, { order: { created_at: "ASC" } })).filter(
         (row): row is typeof row & { txn_id: string } => row.txn_id !== null
       )
-      const single = async () => {
+      const single = async (policy: StatusPolicy) => {
         const assessment = await assessInvoiceChain(client, cryptoModule, root, policy)
-        return { root: assessmentFields(assessment), topUps: [], books: [{ invoice_id: invoice.id, books: invoiceBooksOf(assessment.active) }] }
+        return { root: assessmentFields(assessment), topUps: [], books: [{ invoice_id: invoice.id, books: invoiceBooksOf(assessment.active, invoice.source_rate) }] }
       }
-      const group =
+      const assessGroup = (policy: StatusPolicy): Promise<{ root: AssessmentFields; topUps: TopUpAssessment[]; books: Array<{ invoice_id: string; books: InvoiceBooks }> }> =>
         topUpRows.length === 0
-          ? await single()
-          : await assessInvoiceGroup(
+          ? single(policy)
+          : assessInvoiceGroup(
               client,
               cryptoModule,
               root,
-              topUpRows.map((row) => ({ invoice_id: row.id, txn_id: row.txn_id, order_number: row.order_number, commission: topUpCommission(row.topup_details) })),
+              topUpRows.map((row) => ({ invoice_id: row.id, txn_id: row.txn_id, order_number: row.order_number, commission: topUpCommission(row.topup_details), source_rate: row.source_rate })),
               policy
             )
+      // A plain shop learns the coin the shopper picked on the hosted page only from the callback's
+      // `currency` code (spec §6.1): its coin ID comes from the gateway's list (spec §4.8).
+      const known = { psys_cid: invoice.psys_cid, currency: invoice.currency }
+      const coinOf = async (fields: AssessmentFields) =>
+        fields.psys_cid ?? (await resolveCoinId(client, cryptoModule, invoice.source_currency, fields.currency, known))
+      // The order rules place this invoice's order by its coin and amount (docs/books.md#order-rules):
+      // mapped under the policy of the coin the reading shows, the one the provider takes it under.
+      const placed = await assessUnderInvoicePolicy(
+        options,
+        { psys_cid: invoice.psys_cid, source_amount: invoice.source_amount, source_currency: invoice.source_currency },
+        assessGroup,
+        (group) => coinOf(group.root)
+      )
+      const { reading: group, policy } = placed
+      const fields = group.root
+      const psysCid = placed.psys_cid
       // Kept on the row, under the invoice's lock (the sync workflow holds it): the provider's
       // authorize and capture, run by the apply step's Medusa workflows on whichever instance,
       // take this reading instead of asking the gateway again
-      // (docs/architecture.md#one-gateway-read-per-callback).
+      // (docs/architecture.md#one-gateway-read-per-callback). It names the resolved coin: the
+      // provider builds the same policy from it.
       await cryptoModule.updateCryptoInvoices({
         id: invoice.id,
-        gateway_reading: { ...storedReadingOfFields(invoice.txn_id, group.root, policy, readAt) },
+        gateway_reading: { ...storedReadingOfFields(invoice.txn_id, { ...fields, psys_cid: psysCid }, policy, readAt) },
         ...booksUpdate(group.books[0].books),
       })
       // The top-ups' books (docs/books.md#accounting-export); their amounts are the apply step's.
@@ -86,11 +105,6 @@ export const assessCryptoInvoiceStep = createStep(
         const update = booksUpdate(books)
         if (Object.keys(update).length > 0) await cryptoModule.updateCryptoInvoices({ id: invoice_id, ...update })
       }
-      const fields = group.root
-      // A plain shop learns the coin the shopper picked on the hosted page only from the callback's
-      // `currency` code (spec §6.1): its coin ID comes from the gateway's list (spec §4.8).
-      const known = { psys_cid: invoice.psys_cid, currency: invoice.currency }
-      const psysCid = fields.psys_cid ?? (await resolveCoinId(client, cryptoModule, invoice.source_currency, fields.currency, known))
       const siblings = await Promise.all(
         fields.siblings_with_money.map(async (sibling) => ({
           ...sibling,
@@ -105,6 +119,7 @@ export const assessCryptoInvoiceStep = createStep(
         siblings_with_money: siblings,
         ...(group.topUps.length > 0 ? { top_ups: group.topUps } : {}),
         pay_rest_hours: options.payRestHours,
+        protect_order_status: options.protectOrderStatus,
       })
     } catch (error) {
       throw toMedusaError(error, `Checking crypto invoice ${invoice.order_number}`)

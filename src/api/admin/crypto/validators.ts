@@ -2,6 +2,7 @@ import { z } from "@medusajs/framework/zod"
 import { Decimal } from "decimal.js"
 import { GatewayStatus, INVOICE_STATUSES, isDecimalString } from "../../../gateway"
 import { amountProblem } from "../../../core/money"
+import { orderRulesProblems, orderRulesSchema, type OrderRule } from "../../../core/order-rules"
 
 /**
  * A positive decimal string: money never travels as a JSON number (it would be a float). Its form
@@ -278,6 +279,16 @@ export const AdminUpdateCryptoSettings = z
       .refine((value) => new Decimal(value).lte(100), "underpaid_tolerance_percent must be at most 100")
       .nullable()
       .optional(),
+    // Checked by the one rule schema (src/core/order-rules.ts); each problem names its field, e.g.
+    // `order_rules[1].below.amount` (Medusa's error text gives a custom issue's message only).
+    order_rules: z.unknown().transform((value, ctx): OrderRule[] | null | undefined => {
+      if (value === undefined || value === null) return value
+      const parsed = orderRulesSchema.safeParse(value)
+      if (parsed.success) return parsed.data
+      for (const problem of orderRulesProblems(parsed.error)) ctx.addIssue({ code: "custom", message: problem })
+      return z.NEVER
+    }),
+    protect_order_status: z.boolean({ error: "protect_order_status must be true or false" }).nullable().optional(),
   })
   .strict()
   .refine(

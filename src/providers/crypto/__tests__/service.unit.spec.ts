@@ -398,7 +398,7 @@ describe("CryptoPaymentProviderService during a callback's sync", () => {
     return reads
   }
 
-  const policyOfOptions = (): StatusPolicy => statusPolicy(parseCryptoOptions(options))
+  const policyOfOptions = (): StatusPolicy => statusPolicy(parseCryptoOptions(options), { psys_cid: null, source_amount: null, source_currency: null })
   const session = { txn_id: "INV-1", provider_id: PROVIDER_ID }
 
   it("authorize and capture take the reading the sync stored on the invoice row, asking the gateway nothing more", async () => {
@@ -442,6 +442,43 @@ describe("CryptoPaymentProviderService during a callback's sync", () => {
     const reads = countReads(context.gateway)
     expect((await context.provider.authorizePayment({ data: session })).status).toBe("captured")
     expect(reads).toEqual(["INV-1"])
+  })
+
+  describe("under the order rules (docs/books.md#order-rules): the policy of the coin the stored reading names", () => {
+    const ltcOnDetection = (context: ReturnType<typeof setup>) =>
+      context.store.settings.push({
+        id: "cset_1",
+        provider_id: PROVIDER_ID,
+        order_on_detection: false,
+        order_rules: { rules: [{ coins: ["LTC"], below: null, place: "on_detection" }] },
+      })
+    const nameCoin = (context: ReturnType<typeof setup>, psysCid: string) => {
+      const row = context.store.invoices.find((invoice) => invoice.id === "cinv_1")
+      Object.assign(row?.gateway_reading as Row, { psys_cid: psysCid, currency: psysCid })
+    }
+    const onDetection = (): StatusPolicy => ({ ...policyOfOptions(), orderOnDetection: true })
+
+    it("takes the reading the sync mapped on detection for a coin the rules place on detection", async () => {
+      const context = setup()
+      ltcOnDetection(context)
+      context.gateway.report("INV-1", "pending")
+      await storeReading(context, onDetection(), 1_000)
+      nameCoin(context, "LTC")
+      const reads = countReads(context.gateway)
+      expect((await context.provider.authorizePayment({ data: session })).status).toBe("pending_authorization")
+      expect(reads).toEqual([])
+    })
+
+    it("reads the gateway when the reading's coin is one the rules do not place on detection", async () => {
+      const context = setup()
+      ltcOnDetection(context)
+      context.gateway.report("INV-1", "pending")
+      await storeReading(context, onDetection(), 1_000)
+      nameCoin(context, "BTC")
+      const reads = countReads(context.gateway)
+      expect((await context.provider.authorizePayment({ data: session })).status).toBe("pending")
+      expect(reads).toEqual(["INV-1"])
+    })
   })
 
   it("the status Medusa asks for outside a sync always comes from the gateway", async () => {

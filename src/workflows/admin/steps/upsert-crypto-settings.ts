@@ -1,5 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { resolveCryptoModule } from "../../../modules/crypto"
+import { storedOrderRules, type OrderRule } from "../../../core/order-rules"
 
 export interface CryptoSettingsPatch {
   provider_id: string
@@ -8,6 +9,10 @@ export interface CryptoSettingsPatch {
   invoice_lifetime_minutes?: number | null
   order_on_detection?: boolean | null
   underpaid_tolerance_percent?: string | null
+  /** The order rules (src/core/order-rules.ts), validated; null = none. */
+  order_rules?: OrderRule[] | null
+  /** Null = on (docs/books.md#protect-order-status). */
+  protect_order_status?: boolean | null
   updated_by?: string | null
 }
 
@@ -18,10 +23,22 @@ interface SettingsSnapshot {
   invoice_lifetime_minutes: number | null
   order_on_detection: boolean | null
   underpaid_tolerance_percent: string | null
+  order_rules: Record<string, unknown> | null
+  protect_order_status: boolean | null
   updated_by: string | null
 }
 
-const FIELDS = ["accepted_coins", "default_coin", "invoice_lifetime_minutes", "order_on_detection", "underpaid_tolerance_percent"] as const
+/** The fields a merchant saves (each also in the audit trail, record-crypto-setting-change.ts). */
+export const CRYPTO_SETTINGS_FIELDS = [
+  "accepted_coins",
+  "default_coin",
+  "invoice_lifetime_minutes",
+  "order_on_detection",
+  "underpaid_tolerance_percent",
+  "order_rules",
+  "protect_order_status",
+] as const
+const FIELDS = CRYPTO_SETTINGS_FIELDS
 
 export const upsertCryptoSettingsStepId = "upsert-crypto-settings"
 
@@ -33,7 +50,7 @@ export const upsertCryptoSettingsStep = createStep(
     const [previous] = await service.listCryptoSettings({ provider_id: patch.provider_id }, { take: 1 })
     const changes: Record<string, unknown> = { updated_by: patch.updated_by ?? null }
     for (const field of FIELDS) {
-      if (patch[field] !== undefined) changes[field] = patch[field]
+      if (patch[field] !== undefined) changes[field] = field === "order_rules" ? storedOrderRules(patch.order_rules ?? null) : patch[field]
     }
     const saved = previous
       ? await service.updateCryptoSettings({ id: previous.id, ...changes })
@@ -46,6 +63,8 @@ export const upsertCryptoSettingsStep = createStep(
           invoice_lifetime_minutes: previous.invoice_lifetime_minutes ?? null,
           order_on_detection: previous.order_on_detection ?? null,
           underpaid_tolerance_percent: previous.underpaid_tolerance_percent ?? null,
+          order_rules: previous.order_rules ?? null,
+          protect_order_status: previous.protect_order_status ?? null,
           updated_by: previous.updated_by ?? null,
         }
       : null

@@ -6,9 +6,10 @@ import type { CryptoSettingsPatch } from "./upsert-crypto-settings"
 
 export const validateCryptoSettingsStepId = "validate-crypto-settings"
 
-/** Accepted and default coins must be coins the gateway lists for the shop (spec §4.8). */
+/** Accepted and default coins, and the order rules' coins, must be coins the gateway lists for the shop (spec §4.8). */
 export const validateCryptoSettingsStep = createStep(validateCryptoSettingsStepId, async (patch: CryptoSettingsPatch, { container }) => {
-  const coins = [...(patch.accepted_coins ?? []), ...(patch.default_coin ? [patch.default_coin] : [])]
+  const ruleCoins = (patch.order_rules ?? []).flatMap((rule) => rule.coins)
+  const coins = [...(patch.accepted_coins ?? []), ...(patch.default_coin ? [patch.default_coin] : []), ...ruleCoins]
   if (coins.length === 0) {
     return new StepResponse(patch)
   }
@@ -25,6 +26,12 @@ export const validateCryptoSettingsStep = createStep(validateCryptoSettingsStepI
   }
   if (patch.default_coin && !listed.has(patch.default_coin)) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `The gateway does not list ${patch.default_coin} (field: default_coin)`)
+  }
+  for (const [index, rule] of (patch.order_rules ?? []).entries()) {
+    const at = rule.coins.findIndex((coin) => !listed.has(coin))
+    if (at >= 0) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `The gateway does not list ${rule.coins[at]} (field: order_rules[${index}].coins[${at}])`)
+    }
   }
   return new StepResponse(patch)
 })

@@ -4,9 +4,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 import { useCurrencies } from "../../../components/coin-select"
 import { QueryState, formatDate } from "../../../components/common"
+import { OrderRulesEditor, describeOrderRule } from "../../../components/order-rules-editor"
 import { cryptoApi, errorMessage } from "../../../lib/api"
 import { DECIMAL_PATTERN } from "../../../lib/money"
-import type { SettingsResponse } from "../../../lib/types"
+import { sdk } from "../../../lib/sdk"
+import type { OrderRule, SettingsChange, SettingsResponse } from "../../../lib/types"
 
 const NONE = "__config"
 
@@ -16,6 +18,8 @@ interface Form {
   lifetime: string
   orderOnDetection: boolean
   tolerance: string
+  orderRules: OrderRule[]
+  protectOrderStatus: boolean
 }
 
 function validate(form: Form): Partial<Record<keyof Form, string>> {
@@ -36,6 +40,9 @@ const CryptoSettingsPage = () => {
   const queryClient = useQueryClient()
   const settings = useQuery({ queryKey: ["crypto", "settings"], queryFn: () => cryptoApi.get<SettingsResponse>("/settings") })
   const currencies = useCurrencies()
+  // The store's default currency: a new order rule's amount is in it.
+  const store = useQuery({ queryKey: ["crypto", "store-currency"], queryFn: () => sdk.admin.store.list({ fields: "id,supported_currencies.*" }) })
+  const storeCurrency = store.data?.stores[0]?.supported_currencies?.find((c) => c.is_default)?.currency_code?.toUpperCase() ?? "EUR"
   const [form, setForm] = useState<Form | null>(null)
   const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null)
 
@@ -48,6 +55,8 @@ const CryptoSettingsPage = () => {
         lifetime: String(effective.invoice_lifetime_minutes),
         orderOnDetection: effective.order_on_detection,
         tolerance: effective.underpaid_tolerance_percent,
+        orderRules: effective.order_rules,
+        protectOrderStatus: effective.protect_order_status,
       })
     }
   }, [settings.data, form])
@@ -60,6 +69,8 @@ const CryptoSettingsPage = () => {
         invoice_lifetime_minutes: Number.parseInt(f.lifetime, 10),
         order_on_detection: f.orderOnDetection,
         underpaid_tolerance_percent: f.tolerance,
+        order_rules: f.orderRules,
+        protect_order_status: f.protectOrderStatus,
       }),
     onSuccess: (data) => {
       queryClient.setQueryData(["crypto", "settings"], data)
@@ -138,20 +149,95 @@ const CryptoSettingsPage = () => {
                 {errors.tolerance ? <Text size="small" className="text-ui-fg-error">{errors.tolerance}</Text> : null}
               </div>
             </div>
-            <div className="flex items-center gap-x-2">
-              <Switch id="settings-detection" checked={form.orderOnDetection} onCheckedChange={(v) => setForm({ ...form, orderOnDetection: v })} />
-              <Label htmlFor="settings-detection">Place the order as soon as the payment is seen on-chain (before confirmations)</Label>
+            <div className="flex flex-col gap-y-3">
+              <Heading level="h2">Order rules</Heading>
+              <div className="flex items-center gap-x-2">
+                <Switch id="settings-detection" checked={form.orderOnDetection} onCheckedChange={(v) => setForm({ ...form, orderOnDetection: v })} />
+                <Label htmlFor="settings-detection">By default, place the order as soon as the payment is seen on-chain (before confirmations)</Label>
+              </div>
+              <OrderRulesEditor
+                rules={form.orderRules}
+                onChange={(orderRules) => setForm({ ...form, orderRules })}
+                coins={coins}
+                storeCurrency={storeCurrency}
+                defaultOnDetection={form.orderOnDetection}
+              />
+            </div>
+            <div className="flex flex-col gap-y-1">
+              <div className="flex items-center gap-x-2">
+                <Switch
+                  id="settings-protect"
+                  data-testid="protect-order-status"
+                  checked={form.protectOrderStatus}
+                  onCheckedChange={(v) => setForm({ ...form, protectOrderStatus: v })}
+                />
+                <Label htmlFor="settings-protect">Protect order status</Label>
+              </div>
+              <Text size="small" className="text-ui-fg-subtle">
+                A payment never changes an order someone canceled or edited by hand: the order stays as it is, and the payment appears in Needs attention for you to decide.
+              </Text>
             </div>
             <div className="flex items-center justify-between">
               <Text size="small" className="text-ui-fg-muted">{s.stored.updated_at ? `Last saved ${formatDate(s.stored.updated_at)}${s.stored.updated_by ? ` by ${s.stored.updated_by}` : ""}` : "Using medusa-config.ts defaults"}</Text>
               <Button disabled={Object.keys(errors).length > 0} isLoading={save.isPending} onClick={() => save.mutate(form)}>Save</Button>
             </div>
+            <SettingsChanges changes={s.changes} />
           </div>
         ) : null}
       </QueryState>
     </Container>
   )
 }
+
+const FIELD_LABELS: Record<string, string> = {
+  accepted_coins: "Accepted coins",
+  default_coin: "Default coin",
+  invoice_lifetime_minutes: "Invoice lifetime (minutes)",
+  order_on_detection: "Order on detection (default)",
+  underpaid_tolerance_percent: "Underpayment tolerance (%)",
+  order_rules: "Order rules",
+  protect_order_status: "Protect order status",
+}
+
+const isRuleList = (value: unknown): value is OrderRule[] => Array.isArray(value) && value.every((rule) => typeof rule === "object" && rule !== null && "place" in rule)
+
+/** A saved value in words: null is the medusa-config default. */
+function changeValue(value: unknown): string {
+  if (value === null || value === undefined) return "config default"
+  if (typeof value === "boolean") return value ? "on" : "off"
+  if (isRuleList(value)) return value.length === 0 ? "no rules" : value.map(describeOrderRule).join("; ")
+  if (Array.isArray(value)) return value.length === 0 ? "every coin" : value.join(", ")
+  return String(value)
+}
+
+/** The audit trail: who saved what, when (newest first). */
+const SettingsChanges = ({ changes }: { changes: SettingsChange[] }) => (
+  <div className="flex flex-col gap-y-2" data-testid="settings-changes">
+    <Heading level="h2">Changes</Heading>
+    {changes.length === 0 ? (
+      <Text size="small" className="text-ui-fg-muted">No saved changes yet.</Text>
+    ) : (
+      <ul className="flex flex-col gap-y-2">
+        {changes.map((change) => (
+          <li key={change.id} className="rounded-md border px-3 py-2">
+            <Text size="small" weight="plus">
+              {formatDate(change.changed_at)} · {change.changed_by_email ?? change.changed_by ?? "unknown"}
+            </Text>
+            <ul>
+              {Object.entries(change.changes).map(([field, { from, to }]) => (
+                <li key={field}>
+                  <Text size="small" className="text-ui-fg-subtle">
+                    {FIELD_LABELS[field] ?? field}: {changeValue(from)} → {changeValue(to)}
+                  </Text>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    )}
+  </div>
+)
 
 export const config = defineRouteConfig({ label: "Crypto" })
 

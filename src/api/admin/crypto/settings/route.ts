@@ -1,8 +1,10 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { updateCryptoSettingsWorkflow } from "../../../../workflows/admin"
 import { resolveCryptoProvider } from "../../../../core/provider-entry"
-import { readStoredSettings } from "../../../../core/settings"
+import { readOrderRules } from "../../../../core/order-rules"
+import { readStoredSettings, type SettingChange } from "../../../../core/settings"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminUpdateCryptoSettingsType } from "../validators"
 
@@ -16,6 +18,8 @@ async function describeSettings(scope: MedusaContainer, providerId?: string) {
     invoice_lifetime_minutes: o.expireMinutes,
     order_on_detection: o.orderOnDetection,
     underpaid_tolerance_percent: o.underpaidTolerancePercent.toFixed(),
+    order_rules: o.orderRules,
+    protect_order_status: o.protectOrderStatus,
   })
   return {
     provider_id: entry.providerId,
@@ -28,12 +32,45 @@ async function describeSettings(scope: MedusaContainer, providerId?: string) {
       invoice_lifetime_minutes: stored?.invoice_lifetime_minutes ?? null,
       order_on_detection: stored?.order_on_detection ?? null,
       underpaid_tolerance_percent: stored?.underpaid_tolerance_percent ?? null,
+      order_rules: stored?.order_rules === null || stored?.order_rules === undefined ? null : readOrderRules(stored.order_rules),
+      protect_order_status: stored?.protect_order_status ?? null,
       updated_by: stored?.updated_by ?? null,
       updated_at: stored?.updated_at ?? null,
     },
     defaults: view(entry.options),
     effective: view(effective),
+    changes: await recentChanges(scope, entry.providerId),
   }
+}
+
+/** How many saves the settings page lists (newest first). */
+const CHANGES_SHOWN = 20
+
+/** One save in the audit trail: who (the admin's id and, when Medusa knows it, e-mail), when, and what changed. */
+export interface CryptoSettingChangeView {
+  id: string
+  changed_by: string | null
+  changed_by_email: string | null
+  changed_at: string
+  changes: Record<string, SettingChange>
+}
+
+async function recentChanges(scope: MedusaContainer, providerId: string): Promise<CryptoSettingChangeView[]> {
+  const rows = await resolveCryptoModule(scope).listCryptoSettingChanges({ provider_id: providerId }, { order: { created_at: "DESC" }, take: CHANGES_SHOWN })
+  const userIds = [...new Set(rows.map((row) => row.changed_by).filter((id): id is string => id !== null))]
+  const emails = new Map<string, string>()
+  if (userIds.length > 0) {
+    // One read for the page; an actor that is not a user (a script, an API key) stays an id.
+    const { data } = await scope.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "user", fields: ["id", "email"], filters: { id: userIds } })
+    for (const user of data) if (typeof user?.id === "string" && typeof user.email === "string") emails.set(user.id, user.email)
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    changed_by: row.changed_by,
+    changed_by_email: row.changed_by === null ? null : (emails.get(row.changed_by) ?? null),
+    changed_at: new Date(row.created_at).toISOString(),
+    changes: row.changes as Record<string, SettingChange>,
+  }))
 }
 
 /** The `settings` of GET and POST /admin/crypto/settings, as the admin reads it (src/api/admin/crypto/types.ts). */
