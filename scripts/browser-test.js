@@ -274,7 +274,7 @@ async function adminSteps(browser, demo) {
 
     await attentionSteps(page, admin, demo)
 
-    await booksSteps(page, admin, demo, { step, shot })
+    await booksSteps(page, admin, demo, { step, shot, attentionCheckout })
 
     await step("the crypto settings page loads", async () => {
       await page.goto(`${admin}/settings/crypto`)

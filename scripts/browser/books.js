@@ -11,7 +11,11 @@ function readCsv(file) {
   return { rows: rows.filter((row) => !row.kind.startsWith("total:")), totals: rows.filter((row) => row.kind.startsWith("total:")) }
 }
 
-async function booksSteps(page, admin, demo, { step, shot }) {
+/**
+ * `attentionCheckout(demo, fraction)` (scripts/browser-test.js) pays a storefront cart for `fraction`
+ * of its invoice: the charts step makes one overpayment the attention steps did not resolve.
+ */
+async function booksSteps(page, admin, demo, { step, shot, attentionCheckout }) {
   await step("the accounting export downloads this month's crypto amounts as CSV, with totals", async () => {
     await page.goto(`${admin}/crypto`)
     await page.getByTestId("books-export").click()
@@ -33,8 +37,17 @@ async function booksSteps(page, admin, demo, { step, shot }) {
   })
 
   await step("the Charts tab draws received volume, balances and Needs attention, each with its table", async () => {
-    await page.goto(`${admin}/crypto`)
-    await page.getByRole("tab", { name: "Charts" }).click()
+    // An overpayment left open, so the Needs-attention chart has an item (the attention steps resolved theirs).
+    await attentionCheckout(demo, "1.2")
+    await demo.sandbox.callbacksIdle()
+    const deadline = Date.now() + 60000
+    for (;;) {
+      await page.goto(`${admin}/crypto`)
+      await page.getByRole("tab", { name: "Charts" }).click()
+      const bars = page.getByTestId("chart-attention-plot").locator(".recharts-bar-rectangle")
+      if (await bars.first().waitFor({ timeout: 5000 }).then(() => true, () => false)) break
+      if (Date.now() > deadline) throw new Error("the Needs-attention chart shows no item 60 s after an overpayment")
+    }
     const volume = page.getByTestId("chart-volume")
     await volume.getByTestId("chart-volume-plot").locator(".recharts-bar-rectangle").first().waitFor()
     const balances = page.getByTestId("chart-balances")

@@ -319,6 +319,11 @@ describe("applyCryptoInvoice with protect order status (docs/books.md#protect-or
     expect(moves).toEqual([])
     // The reading is recorded, the state is not moved forward.
     expect(invoice).toMatchObject({ session_status: "pending_authorization", gateway_status: "completed", received_amount: "0.000175" })
+    // Marked once (the reconciliation stops polling it once the gateway has settled it), never moved later.
+    expect(invoice.protected_at).toBeInstanceOf(Date)
+    const first = invoice.protected_at
+    await applyCryptoInvoice(completed(), deps)
+    expect(invoice.protected_at).toBe(first)
   })
 
   it("leaves an order edited by hand (a confirmed order edit) uncaptured", async () => {

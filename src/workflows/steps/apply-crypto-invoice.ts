@@ -255,7 +255,7 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
   // state (forward-only: nothing applied), its reading is recorded, `protected_order` is raised.
   const protect = input.protect_order_status !== false
   const leaveAsItIs = async (placed: string, change: HandChange): Promise<AppliedCryptoInvoice> => {
-    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, order_id: placed })
+    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, order_id: placed, protected_at: invoice.protected_at ?? new Date() })
     logger.warn(
       `crypto invoice ${invoice.order_number}: order ${placed} was ${change.reason} by hand; the gateway says ${input.gateway_status} (received ${input.received_amount ?? "nothing"}); the order was left as it is`
     )

@@ -31,7 +31,10 @@ export const listCryptoWorkStep = createStep(
         updated_at: { $lt: before },
         superseded_by: null,
         $or: [
-          { session_status: ["pending", "pending_authorization"] },
+          { session_status: ["pending", "pending_authorization"], protected_at: null },
+          // Its order left as a person set it (docs/books.md#protect-order-status): read until the
+          // gateway settles it, then no read may move that order any more.
+          { session_status: ["pending", "pending_authorization"], protected_at: { $ne: null }, gateway_status: { $nin: [...SETTLED_GATEWAY_STATUSES] } },
           { session_status: "error", errored_at: { $gt: errorSince } },
           // Abandoned by a cart change: read while the gateway may still take money on it, so its
           // money stays visible in Needs attention until someone decides.

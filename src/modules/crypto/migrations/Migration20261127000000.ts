@@ -18,7 +18,7 @@ export class Migration20261127000000 extends Migration {
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_crypto_setting_change_deleted_at" ON "crypto_setting_change" ("deleted_at") WHERE deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_crypto_setting_change_provider_id" ON "crypto_setting_change" ("provider_id") WHERE deleted_at IS NULL;`);
 
-    this.addSql(`alter table if exists "crypto_invoice" add column if not exists "source_rate" text null, add column if not exists "commission" text null, add column if not exists "network_fee" text null, add column if not exists "tx_ids" text[] null, add column if not exists "paid_at" timestamptz null;`);
+    this.addSql(`alter table if exists "crypto_invoice" add column if not exists "source_rate" text null, add column if not exists "commission" text null, add column if not exists "network_fee" text null, add column if not exists "tx_ids" text[] null, add column if not exists "paid_at" timestamptz null, add column if not exists "protected_at" timestamptz null;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_crypto_invoice_created_at_id" ON "crypto_invoice" ("created_at", "id") WHERE deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_crypto_withdrawal_created_at_id" ON "crypto_withdrawal" ("created_at", "id") WHERE deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_crypto_exchange_created_at_id" ON "crypto_exchange" ("created_at", "id") WHERE deleted_at IS NULL;`);
@@ -39,7 +39,7 @@ export class Migration20261127000000 extends Migration {
     this.addSql(`drop index if exists "IDX_crypto_exchange_created_at_id";`);
     this.addSql(`drop index if exists "IDX_crypto_callback_created_at_id";`);
     this.addSql(`drop index if exists "IDX_crypto_attention_created_at_id";`);
-    this.addSql(`alter table if exists "crypto_invoice" drop column if exists "source_rate", drop column if exists "commission", drop column if exists "network_fee", drop column if exists "tx_ids", drop column if exists "paid_at";`);
+    this.addSql(`alter table if exists "crypto_invoice" drop column if exists "source_rate", drop column if exists "commission", drop column if exists "network_fee", drop column if exists "tx_ids", drop column if exists "paid_at", drop column if exists "protected_at";`);
     this.addSql(`alter table if exists "crypto_setting" drop column if exists "order_rules", drop column if exists "protect_order_status";`);
     this.addSql(`drop table if exists "crypto_setting_change" cascade;`);
     this.addSql(`drop table if exists "crypto_balance_snapshot" cascade;`);

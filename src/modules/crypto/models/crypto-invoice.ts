@@ -92,6 +92,12 @@ export const CryptoInvoice = model
     network_fee: model.text().nullable(),
     tx_ids: model.array().nullable(),
     paid_at: model.dateTime().nullable(),
+    /**
+     * When a sync first left this invoice's order as a person had set it (protect order status,
+     * docs/books.md#protect-order-status). Once the gateway has also settled the invoice, the
+     * reconciliation job stops polling it: nothing a later read says may move that order.
+     */
+    protected_at: model.dateTime().nullable(),
   })
   .indexes([
     { on: ["order_number"], unique: true },
