@@ -4,7 +4,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { cryptoApi, errorMessage } from "../../lib/api"
 import { KIND_LABELS } from "../attention/kinds"
 import { ChartCard } from "./chart-card"
-import { axisTick, CHART_THEME, tooltipStyle } from "./theme"
+import { axisTick, CHART_THEME, legendStyle, tooltipStyle } from "./theme"
 import type { AttentionAge, AttentionChartResponse } from "./types"
 
 /** Age buckets, youngest first, each with the tag colour of its urgency. */
@@ -44,7 +44,7 @@ export const AttentionChart = () => {
             <XAxis type="number" allowDecimals={false} tick={axisTick} stroke={CHART_THEME.grid} />
             <YAxis type="category" dataKey="kind" tick={axisTick} stroke={CHART_THEME.grid} width={180} />
             <Tooltip {...tooltipStyle} />
-            <Legend wrapperStyle={{ color: CHART_THEME.text, fontSize: 12 }} />
+            <Legend {...legendStyle} />
             {AGES.map((age) => (
               <Bar key={age.age} dataKey={age.age} name={age.label} stackId="age" fill={age.color} />
             ))}

@@ -4,7 +4,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { cryptoApi, errorMessage } from "../../lib/api"
 import { formatDecimal, formatFiat } from "../../lib/money"
 import { ChartCard } from "./chart-card"
-import { axisTick, CHART_THEME, plotValue, seriesColor, tooltipStyle } from "./theme"
+import { axisTick, CHART_THEME, legendStyle, plotValue, seriesColor, tooltipStyle } from "./theme"
 import type { BalanceChartResponse } from "./types"
 import { bucketLabel } from "./volume-chart"
 
@@ -70,7 +70,7 @@ export const BalancesChart = () => {
                 return [`${formatFiat(String(payload[`${String(name)}:text`] ?? ""), fiat)} (${String(payload[`${String(name)}:balance`] ?? "—")})`, String(name)]
               }}
             />
-            <Legend wrapperStyle={{ color: CHART_THEME.text, fontSize: 12 }} />
+            <Legend {...legendStyle} />
             {series.map((coin, index) => (
               <Line key={coin.psys_cid} type="monotone" dataKey={coin.psys_cid} name={coin.psys_cid} stroke={seriesColor(index)} strokeWidth={2} dot={rows.length < 2} connectNulls />
             ))}

@@ -40,3 +40,6 @@ export function plotValue(value: string | null | undefined): number | null {
   if (value === null || value === undefined || !/^-?\d+(\.\d+)?$/.test(value)) return null
   return Number(value)
 }
+
+/** Every chart's legend: the subtle text colour of the theme. */
+export const legendStyle = { wrapperStyle: { color: CHART_THEME.text, fontSize: 12 } }

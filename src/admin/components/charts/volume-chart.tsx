@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { cryptoApi, errorMessage } from "../../lib/api"
 import { formatDecimal, formatFiat } from "../../lib/money"
 import { ChartCard } from "./chart-card"
-import { axisTick, CHART_THEME, plotValue, seriesColor, tooltipStyle } from "./theme"
+import { axisTick, CHART_THEME, legendStyle, plotValue, seriesColor, tooltipStyle } from "./theme"
 import type { ChartInterval, VolumeChartResponse } from "./types"
 
 const INTERVALS: Array<{ value: ChartInterval; label: string }> = [
@@ -70,7 +70,7 @@ export const VolumeChart = () => {
               {...tooltipStyle}
               formatter={(_value, name, item) => [formatFiat(String((item.payload as Record<string, unknown>)[`${String(name)}:text`] ?? ""), fiat), String(name)]}
             />
-            <Legend wrapperStyle={{ color: CHART_THEME.text, fontSize: 12 }} />
+            <Legend {...legendStyle} />
             {(data?.series ?? []).map((series, index) => (
               <Bar key={series.psys_cid} dataKey={series.psys_cid} name={series.psys_cid} stackId="volume" fill={seriesColor(index)} />
             ))}
