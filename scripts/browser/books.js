@@ -15,6 +15,12 @@ function readCsv(file) {
  * `attentionCheckout(demo, fraction)` (scripts/browser-test.js) pays a storefront cart for `fraction`
  * of its invoice: the charts step makes one overpayment the attention steps did not resolve.
  */
+/** Recharts animates a chart in (1.5 s) and a switch slides: screenshots wait for both to end, and for a toast to leave. */
+async function settle(page) {
+  await page.waitForTimeout(1700)
+  await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached", timeout: 10000 }).catch(() => undefined)
+}
+
 async function booksSteps(page, admin, demo, { step, shot, attentionCheckout }) {
   await step("the accounting export downloads this month's crypto amounts as CSV, with totals", async () => {
     await page.goto(`${admin}/crypto`)
@@ -58,6 +64,7 @@ async function booksSteps(page, admin, demo, { step, shot, attentionCheckout }) 
     await balances.getByTestId("chart-balances-plot").locator(".recharts-line-dot, .recharts-dot").first().waitFor()
     const attention = page.getByTestId("chart-attention")
     await attention.getByTestId("chart-attention-plot").locator(".recharts-bar-rectangle").first().waitFor()
+    await settle(page)
     await shot(page, "crypto-charts")
     for (const id of ["chart-volume", "chart-balances", "chart-attention"]) {
       await page.getByTestId(id).getByRole("switch").click()
@@ -65,6 +72,7 @@ async function booksSteps(page, admin, demo, { step, shot, attentionCheckout }) 
     }
     await page.getByTestId("chart-volume-table").getByRole("cell", { name: /^BTC\b/ }).first().waitFor()
     await page.getByTestId("chart-balances-table").getByRole("cell", { name: /BTC/ }).first().waitFor()
+    await settle(page)
     await shot(page, "crypto-charts-tables")
   })
 
@@ -74,6 +82,7 @@ async function booksSteps(page, admin, demo, { step, shot, attentionCheckout }) 
     }
     await page.evaluate(() => document.documentElement.classList.add("dark"))
     await page.getByTestId("chart-volume-plot").locator(".recharts-bar-rectangle").first().waitFor()
+    await settle(page)
     await shot(page, "crypto-charts-dark")
     await page.evaluate(() => document.documentElement.classList.remove("dark"))
   })

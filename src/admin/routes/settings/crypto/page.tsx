@@ -178,7 +178,7 @@ const CryptoSettingsPage = () => {
               </Text>
             </div>
             <div className="flex items-center justify-between">
-              <Text size="small" className="text-ui-fg-muted">{s.stored.updated_at ? `Last saved ${formatDate(s.stored.updated_at)}${s.stored.updated_by ? ` by ${s.stored.updated_by}` : ""}` : "Using medusa-config.ts defaults"}</Text>
+              <Text size="small" className="text-ui-fg-muted">{s.stored.updated_at ? `Last saved ${formatDate(s.stored.updated_at)}${savedBy(s) ? ` by ${savedBy(s)}` : ""}` : "Using medusa-config.ts defaults"}</Text>
               <Button disabled={Object.keys(errors).length > 0} isLoading={save.isPending} onClick={() => save.mutate(form)}>Save</Button>
             </div>
             <SettingsChanges changes={s.changes} />
@@ -201,12 +201,16 @@ const FIELD_LABELS: Record<string, string> = {
 
 const isRuleList = (value: unknown): value is OrderRule[] => Array.isArray(value) && value.every((rule) => typeof rule === "object" && rule !== null && "place" in rule)
 
-/** A saved value in words: null is the medusa-config default. */
-function changeValue(value: unknown): string {
+/** Who saved last: the newest change's e-mail (the audit trail reads it), else the stored user id. */
+const savedBy = (s: SettingsResponse["settings"]): string | null => s.changes[0]?.changed_by_email ?? s.stored.updated_by ?? null
+
+/** A saved value of `field` in words: null is the medusa-config default. */
+function changeValue(field: string, value: unknown): string {
   if (value === null || value === undefined) return "config default"
   if (typeof value === "boolean") return value ? "on" : "off"
-  if (isRuleList(value)) return value.length === 0 ? "no rules" : value.map(describeOrderRule).join("; ")
-  if (Array.isArray(value)) return value.length === 0 ? "every coin" : value.join(", ")
+  if (field === "order_rules" && isRuleList(value)) return value.length === 0 ? "no rules" : value.map(describeOrderRule).join("; ")
+  if (field === "accepted_coins" && Array.isArray(value)) return value.length === 0 ? "every coin" : value.join(", ")
+  if (Array.isArray(value)) return value.join(", ")
   return String(value)
 }
 
@@ -227,7 +231,7 @@ const SettingsChanges = ({ changes }: { changes: SettingsChange[] }) => (
               {Object.entries(change.changes).map(([field, { from, to }]) => (
                 <li key={field}>
                   <Text size="small" className="text-ui-fg-subtle">
-                    {FIELD_LABELS[field] ?? field}: {changeValue(from)} → {changeValue(to)}
+                    {FIELD_LABELS[field] ?? field}: {changeValue(field, from)} → {changeValue(field, to)}
                   </Text>
                 </li>
               ))}
