@@ -43,6 +43,8 @@ async function booksSteps(page, admin, demo, { step, shot, attentionCheckout }) 
   })
 
   await step("the Charts tab draws received volume, balances and Needs attention, each with its table", async () => {
+    // The admin scrolls inside its own layout: a taller window shows all three charts in one screenshot.
+    await page.setViewportSize({ width: 1440, height: 1500 })
     // An overpayment left open, so the Needs-attention chart has an item (the attention steps resolved theirs).
     await attentionCheckout(demo, "1.2")
     await demo.sandbox.callbacksIdle()
@@ -85,6 +87,7 @@ async function booksSteps(page, admin, demo, { step, shot, attentionCheckout }) 
     await settle(page)
     await shot(page, "crypto-charts-dark")
     await page.evaluate(() => document.documentElement.classList.remove("dark"))
+    await page.setViewportSize({ width: 1440, height: 1000 })
   })
 }
 
