@@ -10,6 +10,7 @@ import { createCartWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Decimal } from "decimal.js"
 import { CryptoEvents, type CryptoEventName, type CryptoInvoiceCreatedEvent, type CryptoMoneyEvent } from "../../src/core/events"
+import { resolveCryptoModule } from "../../src/modules/crypto"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import type { RunningSandbox, SandboxControl, SandboxShop } from "../../src/sandbox"
 import {
@@ -202,16 +203,22 @@ medusaIntegrationTestRunner({
           expect(found).toHaveLength(1)
           return found[0]
         })
-        // The invoice asks 10.50 EUR; what it expects (invoice_total_sum, the gateway's commission the
-        // shopper pays included) is worth that total, and every amount is valued at that rate.
+        // The invoice asks 10.50 EUR; every amount is valued at the invoice's own gateway rate
+        // (source_rate, fiat per coin: docs/books.md#fiat-values), so what it expects
+        // (invoice_total_sum: the gateway's commission the shopper pays included) is worth a little more.
         expect(invoice).toMatchObject({ source_amount: "10.5", source_currency: "EUR", invoice_total_sum: "0.13868112" })
         expect(paid).toBe("0.06934056")
+        // The rate the gateway gave when it created the invoice, as our invoice row keeps it.
+        const [row] = await resolveCryptoModule(getContainer()).listCryptoInvoices({ txn_id: txnId })
+        expect(row.source_rate).toMatch(/^\d+(\.\d+)?$/)
+        const eur = (amount: string) => new Decimal(amount).times(String(row.source_rate)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2)
+        expect(eur("0.13868112")).toBe("10.61")
         expect(item.facts).toEqual({
           order: { id: orderId, display_id: orders[0].display_id, status: expect.any(String), email: "shopper@example.com", customer_name: null },
           invoice: {
-            expected: { amount: "0.13868112", coin: "LTC", fiat: { amount: "10.50", currency: "EUR" } },
-            received: { amount: "0.06934056", coin: "LTC", fiat: { amount: "5.25", currency: "EUR" } },
-            due: { amount: "0.06934056", coin: "LTC", fiat: { amount: "5.25", currency: "EUR" } },
+            expected: { amount: "0.13868112", coin: "LTC", fiat: { amount: eur("0.13868112"), currency: "EUR" } },
+            received: { amount: "0.06934056", coin: "LTC", fiat: { amount: eur("0.06934056"), currency: "EUR" } },
+            due: { amount: "0.06934056", coin: "LTC", fiat: { amount: eur("0.06934056"), currency: "EUR" } },
             shortfall: null,
           },
           refundable: true,
