@@ -224,7 +224,10 @@ medusaIntegrationTestRunner({
           refundable: true,
           gateway_status: "expired after a partial payment",
           when: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+          // The order placed on detection waits for the rest (payRestHours, 24 by default): until then.
+          rest_due_until: new Date(row.rest_until as Date).toISOString(),
         })
+        expect(new Date(row.rest_until as Date).getTime()).toBeGreaterThan(Date.now())
         expect(typeof orders[0].display_id).toBe("number")
       })
     })

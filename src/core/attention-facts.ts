@@ -53,6 +53,12 @@ export interface AttentionFacts {
   gateway_status: string | null
   /** When the item was raised (UTC ISO 8601). */
   when: string
+  /**
+   * Until when the shopper may still pay the rest of an invoice that ended short, its order placed
+   * on detection waiting for it (docs/attention.md#paying-the-rest), UTC ISO 8601; null otherwise.
+   * A refund before then sends back money the order may still need.
+   */
+  rest_due_until: string | null
 }
 
 /** The slice of a queue item the facts are built from (src/core/attention-queue.ts `AttentionQueueItem`). */
@@ -76,6 +82,8 @@ export interface AttentionFactsInvoice {
   received_amount: string | null
   gateway_status: string | null
   source_rate?: unknown
+  /** How long an order placed on detection waits for the rest (docs/attention.md#paying-the-rest). */
+  rest_until?: Date | string | null
 }
 
 /** An order as Medusa's Query answers it (`id`, `display_id`, `status`, `email`, `customer`, `shipping_address`). */
@@ -174,7 +182,7 @@ function invoiceFacts(item: AttentionFactsItem, invoice: AttentionFactsInvoice):
 }
 
 /** Everything the merchant reads on one item; `invoice` and `order` are the rows it concerns, when found. */
-export function attentionFacts(item: AttentionFactsItem, invoice: AttentionFactsInvoice | null, order: AttentionFactsOrderRow | null): AttentionFacts {
+export function attentionFacts(item: AttentionFactsItem, invoice: AttentionFactsInvoice | null, order: AttentionFactsOrderRow | null, now: Date = new Date()): AttentionFacts {
   const invoiceFactsOf = invoice === null ? null : invoiceFacts(item, invoice)
   const status = text(item.evidence.gateway_status) ?? invoice?.gateway_status ?? null
   const received = decimal(item.evidence.received) ?? invoiceFactsOf?.received?.amount ?? null
@@ -185,5 +193,13 @@ export function attentionFacts(item: AttentionFactsItem, invoice: AttentionFacts
     refundable: isRefundableAttention(item),
     gateway_status: item.source === "attention" ? gatewayStatusWords(status, received, expected) : null,
     when: new Date(item.created_at).toISOString(),
+    rest_due_until: restDueUntil(item, invoice, now),
   }
+}
+
+/** An underpayment beyond the tolerance whose order still waits for the rest: until when. */
+function restDueUntil(item: AttentionFactsItem, invoice: AttentionFactsInvoice | null, now: Date): string | null {
+  if (item.kind !== "underpaid" || item.evidence.within_tolerance === true || invoice?.rest_until === null || invoice?.rest_until === undefined) return null
+  const until = new Date(invoice.rest_until)
+  return Number.isNaN(until.getTime()) || until.getTime() <= now.getTime() ? null : until.toISOString()
 }

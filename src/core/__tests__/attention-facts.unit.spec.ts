@@ -26,6 +26,21 @@ const item = (overrides: Partial<AttentionFactsItem> = {}): AttentionFactsItem =
 })
 
 describe("the facts of a Needs-attention item (docs/attention.md#reading-an-item)", () => {
+  describe("an underpayment whose order still waits for the rest (docs/attention.md#paying-the-rest)", () => {
+    const now = new Date("2026-11-27T01:00:00.000Z")
+    it("says until when the shopper may still pay the rest", () => {
+      const facts = attentionFacts(item(), invoice({ rest_until: new Date("2026-11-28T01:00:00.000Z") }), null, now)
+      expect(facts.rest_due_until).toBe("2026-11-28T01:00:00.000Z")
+    })
+    it("says nothing once the wait is over, for a shortfall within the tolerance, or for another kind", () => {
+      expect(attentionFacts(item(), invoice({ rest_until: "2026-11-27T00:59:59.000Z" }), null, now).rest_due_until).toBeNull()
+      expect(attentionFacts(item(), invoice({ rest_until: null }), null, now).rest_due_until).toBeNull()
+      const within = item({ evidence: { ...item().evidence, within_tolerance: true } })
+      expect(attentionFacts(within, invoice({ rest_until: "2026-11-28T01:00:00.000Z" }), null, now).rest_due_until).toBeNull()
+      expect(attentionFacts(item({ kind: "overpaid" }), invoice({ rest_until: "2026-11-28T01:00:00.000Z" }), null, now).rest_due_until).toBeNull()
+    })
+  })
+
   it("an underpayment beyond the tolerance: expected, received and due back in the coin and in the store's currency at the invoice's rate", () => {
     const facts = attentionFacts(item(), invoice(), null)
     expect(facts.invoice).toEqual({

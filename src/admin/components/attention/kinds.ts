@@ -38,7 +38,9 @@ export const KIND_LABELS: Record<AdminCryptoAttentionKind, KindText> = {
     sentence: (item) =>
       item.evidence.within_tolerance === true
         ? `The shopper of ${orderName(item)} sent a little less than asked, within your tolerance: the order was kept.`
-        : `The shopper of ${orderName(item)} sent less than asked: the order was not paid, the money received is due back.`,
+        : item.facts.rest_due_until !== null
+          ? `The shopper of ${orderName(item)} sent less than asked and may still pay the rest until ${new Date(item.facts.rest_due_until).toLocaleString()}: the order waits for it. If the rest does not come, the money received is due back.`
+          : `The shopper of ${orderName(item)} sent less than asked: the order was not paid, the money received is due back.`,
   },
   overpaid: {
     title: "Overpayment",

@@ -75,6 +75,11 @@ export const RefundDrawer = ({ item }: { item: AdminCryptoAttentionItem }) => {
         <Text size="large" weight="plus">{amount}</Text>
         <Text size="xsmall" className="text-ui-fg-muted">The network fee and the gateway's commission come on top, from your {coin} balance.</Text>
       </div>
+      {item.facts.rest_due_until !== null ? (
+        <Text size="small" className="text-ui-fg-error" data-testid="refund-rest-warning">
+          The shopper may still pay the rest until {new Date(item.facts.rest_due_until).toLocaleString()}, and the order waits for it. Refund now only if the shopper asked for it.
+        </Text>
+      ) : null}
       <form
         id={formId}
         className="flex flex-col gap-y-4"
