@@ -29,7 +29,7 @@ const env = {
 }
 const run = spawnSync(process.execPath, args, { cwd: root, env, stdio: "inherit" })
 
-const { line, failed } = summarize(outputFile)
-process.stdout.write(`\n${line}\n`)
+const { line, failed, failures = [] } = summarize(outputFile)
+process.stdout.write(`\n${failures.map((failure) => `${failure}\n`).join("")}${line}\n`)
 const code = run.status === null ? 1 : run.status
 process.exit(code !== 0 ? code : failed > 0 ? 1 : 0)
