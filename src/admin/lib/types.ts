@@ -11,6 +11,7 @@ import type {
   AdminCryptoPayIn as PayIn,
   AdminCryptoDepositTotal,
   AdminCryptoSettings,
+  AdminCryptoSettingsField,
   AdminCryptoWithdrawal as Withdrawal,
   AdminCryptoWithdrawalCandidate as WithdrawalCandidate,
 } from "../../api/admin/crypto/types"
@@ -91,6 +92,9 @@ export interface SettingsResponse {
 
 /** One order rule as the settings answer it (src/core/order-rules.ts): coins (empty = any), an amount limit, where the order is placed. */
 export type OrderRule = AdminCryptoSettings["effective"]["order_rules"][number]
+
+/** A field a merchant saves on the settings page. */
+export type SettingsField = AdminCryptoSettingsField
 
 /** One save of the settings in the audit trail: who, when, each changed field `{ from, to }`. */
 export type SettingsChange = AdminCryptoSettings["changes"][number]

@@ -10,6 +10,7 @@ import type { CryptoBalance, CryptoBalances } from "../../../core/balances"
 import type { DepositTotal, PayInCallback } from "../../../core/deposits"
 import type { CryptoOrderPayment, CryptoRefundQuote } from "../../../core/refund"
 import type { CryptoSettingsView } from "./settings/route"
+import type { CRYPTO_SETTINGS_FIELDS } from "../../../workflows/admin/steps/upsert-crypto-settings"
 import type { GatewayFailureEvidence, GatewayFailureRead, WithdrawalCandidate, WithdrawalRecipient } from "../../../core/withdrawal"
 import type { CryptoExchange } from "../../../modules/crypto/models/crypto-exchange"
 import type { CryptoInvoice } from "../../../modules/crypto/models/crypto-invoice"
@@ -25,6 +26,9 @@ export type Serialized<T> = T extends Date
     : T extends object
       ? { [Key in keyof T]: Serialized<T[Key]> }
       : T
+
+/** A field a merchant saves on the settings page (each also in the audit trail). */
+export type AdminCryptoSettingsField = (typeof CRYPTO_SETTINGS_FIELDS)[number]
 
 /** One coin's balance (GET /admin/crypto/balances). */
 export type AdminCryptoBalance = CryptoBalance

@@ -8,7 +8,7 @@ import { OrderRulesEditor, describeOrderRule } from "../../../components/order-r
 import { cryptoApi, errorMessage } from "../../../lib/api"
 import { DECIMAL_PATTERN } from "../../../lib/money"
 import { sdk } from "../../../lib/sdk"
-import type { OrderRule, SettingsChange, SettingsResponse } from "../../../lib/types"
+import type { OrderRule, SettingsChange, SettingsField, SettingsResponse } from "../../../lib/types"
 
 const NONE = "__config"
 
@@ -114,7 +114,7 @@ const CryptoSettingsPage = () => {
             </div>
             <Text size="small" className="text-ui-fg-subtle">The secret key is set in the server's configuration (medusa-config.ts / environment) and never shown here.</Text>
             <div className="flex flex-col gap-y-2">
-              <Label>Accepted coins {form.accepted.length === 0 ? "(none selected: every coin enabled for the shop)" : `(${form.accepted.length})`}</Label>
+              <Label>{FIELD_LABELS.accepted_coins} {form.accepted.length === 0 ? "(none selected: every coin enabled for the shop)" : `(${form.accepted.length})`}</Label>
               <QueryState isLoading={currencies.isLoading} error={currencies.error ? errorMessage(currencies.error) : null} onRetry={() => currencies.refetch()} isEmpty={coins.length === 0} emptyText="The gateway lists no coins.">
                 <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
                   {coins.map((cid) => (
@@ -128,7 +128,7 @@ const CryptoSettingsPage = () => {
             </div>
             <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
               <div className="flex flex-col gap-y-1">
-                <Label htmlFor="settings-default">Default coin</Label>
+                <Label htmlFor="settings-default">{FIELD_LABELS.default_coin}</Label>
                 <Select value={form.defaultCoin} onValueChange={(v) => setForm({ ...form, defaultCoin: v })}>
                   <Select.Trigger id="settings-default"><Select.Value /></Select.Trigger>
                   <Select.Content>
@@ -139,12 +139,12 @@ const CryptoSettingsPage = () => {
                 {errors.defaultCoin ? <Text size="small" className="text-ui-fg-error">{errors.defaultCoin}</Text> : null}
               </div>
               <div className="flex flex-col gap-y-1">
-                <Label htmlFor="settings-lifetime">Invoice lifetime (minutes)</Label>
+                <Label htmlFor="settings-lifetime">{FIELD_LABELS.invoice_lifetime_minutes}</Label>
                 <Input id="settings-lifetime" value={form.lifetime} onChange={(e) => setForm({ ...form, lifetime: e.target.value.trim() })} inputMode="numeric" />
                 {errors.lifetime ? <Text size="small" className="text-ui-fg-error">{errors.lifetime}</Text> : null}
               </div>
               <div className="flex flex-col gap-y-1">
-                <Label htmlFor="settings-tolerance">Underpayment tolerance (%)</Label>
+                <Label htmlFor="settings-tolerance">{FIELD_LABELS.underpaid_tolerance_percent}</Label>
                 <Input id="settings-tolerance" value={form.tolerance} onChange={(e) => setForm({ ...form, tolerance: e.target.value.trim() })} inputMode="decimal" />
                 {errors.tolerance ? <Text size="small" className="text-ui-fg-error">{errors.tolerance}</Text> : null}
               </div>
@@ -171,7 +171,7 @@ const CryptoSettingsPage = () => {
                   checked={form.protectOrderStatus}
                   onCheckedChange={(v) => setForm({ ...form, protectOrderStatus: v })}
                 />
-                <Label htmlFor="settings-protect">Protect order status</Label>
+                <Label htmlFor="settings-protect">{FIELD_LABELS.protect_order_status}</Label>
               </div>
               <Text size="small" className="text-ui-fg-subtle">
                 A payment never changes an order someone canceled or edited by hand: the order stays as it is, and the payment appears in Needs attention for you to decide.
@@ -189,7 +189,8 @@ const CryptoSettingsPage = () => {
   )
 }
 
-const FIELD_LABELS: Record<string, string> = {
+/** Each saved field's name, in the form and in the audit trail: one label per field, checked by the compiler. */
+const FIELD_LABELS: Record<SettingsField, string> = {
   accepted_coins: "Accepted coins",
   default_coin: "Default coin",
   invoice_lifetime_minutes: "Invoice lifetime (minutes)",
@@ -231,7 +232,7 @@ const SettingsChanges = ({ changes }: { changes: SettingsChange[] }) => (
               {Object.entries(change.changes).map(([field, { from, to }]) => (
                 <li key={field}>
                   <Text size="small" className="text-ui-fg-subtle">
-                    {FIELD_LABELS[field] ?? field}: {changeValue(field, from)} → {changeValue(field, to)}
+                    {field in FIELD_LABELS ? FIELD_LABELS[field as SettingsField] : field}: {changeValue(field, from)} → {changeValue(field, to)}
                   </Text>
                 </li>
               ))}
