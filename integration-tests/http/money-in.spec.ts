@@ -12,7 +12,11 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
 import { defaultSeed, startSandbox, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
+import { createWorkflow, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
+import { prepareCryptoAttentionRefundStep, type CreateCryptoAttentionRefundInput } from "../../src/workflows/admin/steps/prepare-crypto-attention-refund"
+import { reserveCryptoWithdrawalStep, type ReserveCryptoWithdrawalInput } from "../../src/workflows/admin/steps/reserve-crypto-withdrawal"
+import { resolveCryptoModule } from "../../src/modules/crypto"
 import {
   adminHeaders,
   callbacksProcessed,
@@ -131,6 +135,14 @@ async function invoiceRow(container: MedusaContainer, cartId: string, txnId: str
   if (data[0] === undefined) throw new Error(`no crypto invoice ${txnId}`)
   return data[0]
 }
+
+// The two halves of the attention refund workflow (src/workflows/admin/crypto-attention.ts), run
+// apart so a test can put the shopper's top-up between them: what a merchant's refund and a
+// shopper's "pay the rest" racing each other would do.
+const prepareAttentionRefund = createWorkflow("test-prepare-attention-refund", (input: CreateCryptoAttentionRefundInput) =>
+  new WorkflowResponse(prepareCryptoAttentionRefundStep(input))
+)
+const reserveWithdrawal = createWorkflow("test-reserve-withdrawal", (input: ReserveCryptoWithdrawalInput) => new WorkflowResponse(reserveCryptoWithdrawalStep(input)))
 
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
@@ -431,6 +443,34 @@ medusaIntegrationTestRunner({
         ])
         const after = await api.get(`/store/crypto/payment-status?cart_id=${store.cartId}`, headers)
         expect(after.data).toMatchObject({ order_id: orderIds[0], invoice: { shopper_status: "paid", session_status: "captured", rest: { due_amount: "0", can_pay_rest: false } } })
+      })
+      it("a send-back of the underpayment prepared before the shopper opened a top-up is not recorded after it: the money counts toward the order", async () => {
+        const container = getContainer()
+        await api.post("/admin/crypto/settings", { order_on_detection: false, underpaid_tolerance_percent: "1" }, auth)
+        const store = await createCryptoStore(container)
+        const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        await control().pay(session.txnId, { amount: part(session, "0.6") })
+        await settle()
+        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await settle()
+        const [underpaid] = (await itemsAbout(api, auth, session.txnId)).filter((item) => item.kind === "underpaid")
+        expect(underpaid).toBeDefined()
+
+        // The merchant's refund is prepared (nothing open yet), then the shopper opens the top-up…
+        const { result: prepared } = await prepareAttentionRefund(container).run({
+          input: { id: underpaid.id, address: "ltc1qtestrefundaddress0000000000000000000", fee_plan: "normal", requested_by: null },
+        })
+        expect(prepared.withdrawal).toMatchObject({ purpose: "underpayment", invoice_id: underpaid.subject_id })
+        const opened = await api.post("/store/crypto/payment-sessions/top-up", { cart_id: store.cartId }, { headers: storefrontHeaders(store) })
+        expect(opened.data.invoice.rest.top_up).toMatchObject({ status: "new" })
+
+        // …and the refund's record comes after: refused, nothing recorded, nothing sent.
+        // (A workflow rejects with its step's error as a plain object, not an Error: hence toMatchObject.)
+        await expect(reserveWithdrawal(container).run({ input: prepared.withdrawal })).rejects.toMatchObject({
+          type: "not_allowed",
+          message: expect.stringContaining("The shopper is paying the rest of this invoice"),
+        })
+        expect(await resolveCryptoModule(container).listCryptoWithdrawals({ invoice_id: underpaid.subject_id })).toEqual([])
       })
     })
 

@@ -42,6 +42,14 @@ export function isOpenTopUp(row: Pick<TopUpGroupRow, "gateway_status" | "session
   return row.gateway_status === null || !isSettledAtGateway(row.gateway_status)
 }
 
+/**
+ * Why money received on an invoice is not sent back while a top-up of it is open: the shopper is
+ * paying the rest, and that money counts toward the order (docs/attention.md#paying-the-rest).
+ */
+export function payingTheRestRefusal(open: Pick<TopUpGroupRow, "order_number" | "gateway_status">): string {
+  return `The shopper is paying the rest of this invoice (top-up ${open.order_number}, ${open.gateway_status ?? "being created"}): refund once it has ended unpaid`
+}
+
 /** What else the decision to open a top-up needs: the merchant's decisions on the root's money, the order. */
 export interface TopUpFacts {
   /** The root's open `underpaid` attention item (money owed back), if any. */

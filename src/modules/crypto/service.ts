@@ -26,7 +26,7 @@ import {
 } from "../../core/invoice-reservation"
 import { Decimal } from "decimal.js"
 import { exact } from "../../core/money"
-import { topUpPlan, type TopUpGroupRow, type TopUpPlan } from "../../core/top-up"
+import { isOpenTopUp, payingTheRestRefusal, topUpPlan, type TopUpGroupRow, type TopUpPlan } from "../../core/top-up"
 
 export type CryptoAttentionRecord = InferTypeOf<typeof CryptoAttention>
 
@@ -43,6 +43,10 @@ export interface RaiseCryptoAttentionInput {
   amount?: string | null
   evidence: Record<string, unknown>
 }
+
+type CryptoWithdrawalRow = InferTypeOf<typeof CryptoWithdrawal>
+/** One withdrawal row as `createCryptoWithdrawals` takes it. */
+type CryptoWithdrawalCreate = Partial<CryptoWithdrawalRow>
 
 /**
  * Our own data: verified callback deliveries, the invoice mirror (one row per invoice we create,
@@ -197,6 +201,35 @@ class CryptoModuleService extends MedusaService({
     )
     await this.updateCryptoInvoices({ id: root.id, session_status: "pending", refund_due_amount: null }, sharedContext)
     return { ...plan, id: created.id }
+  }
+
+  /**
+   * Records the send-back of an underpayment (a withdrawal naming the invoice, not yet sent) under
+   * the lock top-ups are opened under (`reserveCryptoTopUp`), in one transaction: while a top-up of
+   * the invoice's root is open the shopper is paying the rest, that money counts toward the order,
+   * and nothing is recorded (NOT_ALLOWED, `payingTheRestRefusal`). A top-up opened after this
+   * commits sees the withdrawal and is refused in turn, so the money is never both sent back and
+   * counted (docs/attention.md#paying-the-rest).
+   */
+  @InjectManager()
+  async createCryptoSendBack(data: CryptoWithdrawalCreate & { invoice_id: string }, @MedusaContext() sharedContext: Context = {}): Promise<CryptoWithdrawalRow> {
+    return this.createCryptoSendBack_(data, sharedContext)
+  }
+
+  @InjectTransactionManager()
+  protected async createCryptoSendBack_(data: CryptoWithdrawalCreate & { invoice_id: string }, @MedusaContext() sharedContext: Context = {}): Promise<CryptoWithdrawalRow> {
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    const invoice = await this.retrieveCryptoInvoice(data.invoice_id, {}, sharedContext)
+    const root = invoice.topup_of === null ? invoice : await this.retrieveCryptoInvoice(invoice.topup_of, {}, sharedContext)
+    const base = root.cart_id ?? root.payment_collection_id
+    if (base !== null) {
+      await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [reservationLockKey(base)])
+    }
+    const open = (await this.listCryptoInvoices({ topup_of: root.id }, {}, sharedContext)).find(isOpenTopUp)
+    if (open !== undefined) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, payingTheRestRefusal(open))
+    }
+    return this.createCryptoWithdrawals(data, sharedContext)
   }
 
   /**

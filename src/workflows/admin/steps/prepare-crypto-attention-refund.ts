@@ -2,7 +2,6 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { remainingToSendBack } from "../../../core/account"
 import { exact } from "../../../core/money"
-import { isOpenTopUp } from "../../../core/top-up"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import type { ReserveCryptoWithdrawalInput } from "./reserve-crypto-withdrawal"
 
@@ -55,16 +54,6 @@ export const prepareCryptoAttentionRefundStep = createStep(prepareCryptoAttentio
       MedusaError.Types.NOT_ALLOWED,
       `Attention item ${item.id} is a shortfall the order accepted within the tolerance: no money is held for it. Mark it resolved with a note`
     )
-  }
-  if (recorded === undefined && item.kind === "underpaid" && item.subject_id.startsWith("cinv_")) {
-    // The shopper is paying the rest (docs/attention.md#paying-the-rest): the money counts toward the order.
-    const open = (await service.listCryptoInvoices({ topup_of: item.subject_id })).find(isOpenTopUp)
-    if (open !== undefined) {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        `The shopper is paying the rest of this invoice (top-up ${open.order_number}, ${open.gateway_status ?? "being created"}): refund once it has ended unpaid`
-      )
-    }
   }
   if (item.psys_cid === null || item.amount === null) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The coin or amount of attention item ${item.id} is unknown: refund it from the gateway's dashboard and mark it resolved`)

@@ -81,7 +81,7 @@ export const reserveCryptoWithdrawalStep = createStep(
     // At most the coin's places (spec §2.4 `precision`), before anything is recorded or sent.
     checkAmounts(amounts, await placesOfCoin(client, service, input.psys_cid), input.psys_cid)
     try {
-      const created = await service.createCryptoWithdrawals({
+      const row = {
         idempotency_key: input.idempotency_key,
         fingerprint,
         active_fingerprint: fingerprint,
@@ -103,7 +103,13 @@ export const reserveCryptoWithdrawalStep = createStep(
         source_amount: input.source_amount ?? null,
         source_rate: input.source_rate ?? null,
         note: input.note ?? null,
-      })
+      } satisfies Partial<CryptoWithdrawalRecord>
+      // An underpayment goes back only while no top-up of its invoice is open, checked under the
+      // lock top-ups are opened under (docs/attention.md#paying-the-rest).
+      const created =
+        row.purpose === "underpayment" && row.invoice_id !== null
+          ? await service.createCryptoSendBack({ ...row, invoice_id: row.invoice_id })
+          : await service.createCryptoWithdrawals(row)
       return new StepResponse<CryptoWithdrawalReservation>({ withdrawal: created, reserved: true })
     } catch (error) {
       // Lost a race on one of the two unique keys: find out which, without sending anything.
