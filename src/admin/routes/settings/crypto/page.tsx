@@ -8,19 +8,15 @@ import { OrderRulesEditor, describeOrderRule } from "../../../components/order-r
 import { cryptoApi, errorMessage } from "../../../lib/api"
 import { DECIMAL_PATTERN } from "../../../lib/money"
 import { sdk } from "../../../lib/sdk"
+import { changedSettings, type SettingsForm } from "../../../lib/settings-form"
 import type { OrderRule, SettingsChange, SettingsField, SettingsResponse } from "../../../lib/types"
 
 const NONE = "__config"
 
-interface Form {
-  accepted: string[]
-  defaultCoin: string
-  lifetime: string
-  orderOnDetection: boolean
-  tolerance: string
-  orderRules: OrderRule[]
-  protectOrderStatus: boolean
-}
+/** The form as edited: the default coin select holds NONE for "use medusa-config.ts". */
+type Form = Omit<SettingsForm, "defaultCoin"> & { defaultCoin: string }
+
+const asSettings = (form: Form): SettingsForm => ({ ...form, defaultCoin: form.defaultCoin === NONE ? null : form.defaultCoin })
 
 function validate(form: Form): Partial<Record<keyof Form, string>> {
   const errors: Partial<Record<keyof Form, string>> = {}
@@ -44,12 +40,14 @@ const CryptoSettingsPage = () => {
   const store = useQuery({ queryKey: ["crypto", "store-currency"], queryFn: () => sdk.admin.store.list({ fields: "id,supported_currencies.*" }) })
   const storeCurrency = store.data?.stores[0]?.supported_currencies?.find((c) => c.is_default)?.currency_code?.toUpperCase() ?? "EUR"
   const [form, setForm] = useState<Form | null>(null)
+  // The form as loaded or last saved: a save sends only what differs from it.
+  const [loaded, setLoaded] = useState<Form | null>(null)
   const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null)
 
   useEffect(() => {
     const effective = settings.data?.settings.effective
     if (effective && form === null) {
-      setForm({
+      const initial: Form = {
         accepted: effective.accepted_coins,
         defaultCoin: effective.default_coin ?? NONE,
         lifetime: String(effective.invoice_lifetime_minutes),
@@ -57,23 +55,17 @@ const CryptoSettingsPage = () => {
         tolerance: effective.underpaid_tolerance_percent,
         orderRules: effective.order_rules,
         protectOrderStatus: effective.protect_order_status,
-      })
+      }
+      setForm(initial)
+      setLoaded(initial)
     }
   }, [settings.data, form])
 
   const save = useMutation({
-    mutationFn: (f: Form) =>
-      cryptoApi.post<SettingsResponse>("/settings", {
-        accepted_coins: f.accepted,
-        default_coin: f.defaultCoin === NONE ? null : f.defaultCoin,
-        invoice_lifetime_minutes: Number.parseInt(f.lifetime, 10),
-        order_on_detection: f.orderOnDetection,
-        underpaid_tolerance_percent: f.tolerance,
-        order_rules: f.orderRules,
-        protect_order_status: f.protectOrderStatus,
-      }),
-    onSuccess: (data) => {
+    mutationFn: (f: Form) => cryptoApi.post<SettingsResponse>("/settings", loaded === null ? {} : changedSettings(asSettings(f), asSettings(loaded))),
+    onSuccess: (data, saved) => {
       queryClient.setQueryData(["crypto", "settings"], data)
+      setLoaded(saved)
       toast.success("Crypto settings saved", { description: "The next checkout uses them." })
     },
     onError: (error) => toast.error("Settings not saved", { description: errorMessage(error) }),
@@ -89,6 +81,7 @@ const CryptoSettingsPage = () => {
   })
 
   const errors = form ? validate(form) : {}
+  const changed = form !== null && loaded !== null && Object.keys(changedSettings(asSettings(form), asSettings(loaded))).length > 0
   const s = settings.data?.settings
   const coins = (currencies.data?.currencies ?? []).map((c) => c.cid)
   const toggleCoin = (cid: string) => form && setForm({ ...form, accepted: form.accepted.includes(cid) ? form.accepted.filter((c) => c !== cid) : [...form.accepted, cid] })
@@ -179,7 +172,7 @@ const CryptoSettingsPage = () => {
             </div>
             <div className="flex items-center justify-between">
               <Text size="small" className="text-ui-fg-muted">{s.stored.updated_at ? `Last saved ${formatDate(s.stored.updated_at)}${savedBy(s) ? ` by ${savedBy(s)}` : ""}` : "Using medusa-config.ts defaults"}</Text>
-              <Button disabled={Object.keys(errors).length > 0} isLoading={save.isPending} onClick={() => save.mutate(form)}>Save</Button>
+              <Button disabled={Object.keys(errors).length > 0 || !changed} isLoading={save.isPending} onClick={() => save.mutate(form)}>Save</Button>
             </div>
             <SettingsChanges changes={s.changes} />
           </div>
