@@ -66,6 +66,9 @@ async function booksSteps(page, admin, demo, { step, shot, attentionCheckout }) 
     await balances.getByTestId("chart-balances-plot").locator(".recharts-line-dot, .recharts-dot").first().waitFor()
     const attention = page.getByTestId("chart-attention")
     await attention.getByTestId("chart-attention-plot").locator(".recharts-bar-rectangle").first().waitFor()
+    // The age legend reads youngest to oldest, as the buckets do (not sorted by label).
+    const ages = await attention.locator(".recharts-legend-item-text").allInnerTexts()
+    if (ages.join(" | ") !== "Under 1 day | 1–7 days | 7–30 days | Over 30 days") throw new Error(`the Needs-attention legend reads ${ages.join(" | ")}`)
     await settle(page)
     await shot(page, "crypto-charts")
     for (const id of ["chart-volume", "chart-balances", "chart-attention"]) {

@@ -15,6 +15,9 @@ const AGES: Array<{ age: AttentionAge; label: string; color: string }> = [
   { age: "over_30_days", label: "Over 30 days", color: "var(--tag-red-icon)" },
 ]
 
+/** The legend in the buckets' own order, youngest first (Recharts sorts by label otherwise). */
+const ageOrder = (item: { dataKey?: unknown }): number => AGES.findIndex((age) => age.age === item.dataKey)
+
 /** The queue's name for a kind (src/admin/components/attention/kinds.ts), else the kind itself. */
 const kindTitle = (kind: string): string => (kind in KIND_LABELS ? KIND_LABELS[kind as keyof typeof KIND_LABELS].title : kind)
 
@@ -44,7 +47,7 @@ export const AttentionChart = () => {
             <XAxis type="number" allowDecimals={false} tick={axisTick} stroke={CHART_THEME.grid} />
             <YAxis type="category" dataKey="kind" tick={axisTick} stroke={CHART_THEME.grid} width={180} />
             <Tooltip {...tooltipStyle} />
-            <Legend {...legendStyle} />
+            <Legend {...legendStyle} itemSorter={ageOrder} />
             {AGES.map((age) => (
               <Bar key={age.age} dataKey={age.age} name={age.label} stackId="age" fill={age.color} />
             ))}

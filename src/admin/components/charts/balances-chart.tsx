@@ -94,7 +94,7 @@ export const BalancesChart = () => {
                   .filter((point) => point.day === day)
                   .map((point) => (
                     <Table.Row key={`${day}-${coin.psys_cid}`} data-day={day} data-coin={coin.psys_cid}>
-                      <Table.Cell>{day}</Table.Cell>
+                      <Table.Cell>{bucketLabel(day, "day")}</Table.Cell>
                       <Table.Cell>{coin.psys_cid}</Table.Cell>
                       <Table.Cell className="text-right">{`${formatDecimal(point.balance)} ${coin.currency ?? coin.psys_cid}`}</Table.Cell>
                       <Table.Cell className="text-right">{point.fiat_currency === null ? "—" : formatFiat(point.fiat_value, point.fiat_currency)}</Table.Cell>
