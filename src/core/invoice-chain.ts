@@ -81,26 +81,50 @@ export function statusPolicy(
 }
 
 /**
+ * A reader that asks the gateway once per operation: a second `retrieve` of the same id answers
+ * the first one's result (or failure). For one assessment only, never kept: the next callback or
+ * job run reads the gateway afresh.
+ */
+export function readOnce(client: OperationReader): OperationReader {
+  const reads = new Map<string, Promise<Operation>>()
+  return {
+    operations: {
+      retrieve: (id: string) => {
+        let read = reads.get(id)
+        if (read === undefined) {
+          read = client.operations.retrieve(id)
+          reads.set(id, read)
+        }
+        return read
+      },
+    },
+  }
+}
+
+/**
  * Assesses an invoice under its own status policy when its coin may be known only from the
  * gateway's reading (a plain shop's hosted-page choice, spec §6.1 `currency`): `assess` under the
  * policy of the coin known so far, `coinOf` resolves the coin the reading shows, and when the
- * order rules place that coin's order differently, `assess` again under its policy (one more
- * gateway read, once per invoice: afterwards the coin is on the invoice row). Returns the reading,
- * the policy it was mapped with and the coin `coinOf` resolved for it (null when none).
+ * order rules place that coin's order differently, `assess` again under its policy. Both passes
+ * read through one `readOnce(client)`: the second maps the same gateway reading again and asks the
+ * gateway nothing. Returns the reading, the policy it was mapped with and the coin `coinOf`
+ * resolved for it (null when none).
  */
 export async function assessUnderInvoicePolicy<T>(
   options: Pick<ResolvedCryptoOptions, "orderOnDetection" | "orderRules" | "underpaidTolerancePercent">,
   invoice: PlacementFacts,
-  assess: (policy: StatusPolicy) => Promise<T>,
+  client: OperationReader,
+  assess: (policy: StatusPolicy, reader: OperationReader) => Promise<T>,
   coinOf: (reading: T) => Promise<string | null>
 ): Promise<{ reading: T; policy: StatusPolicy; psys_cid: string | null }> {
+  const reader = readOnce(client)
   const policy = statusPolicy(options, invoice)
-  const reading = await assess(policy)
+  const reading = await assess(policy, reader)
   const psysCid = await coinOf(reading)
   // A reading that names no coin (or one not resolved) keeps the coin the invoice had.
   const resolved = statusPolicy(options, { ...invoice, psys_cid: psysCid ?? invoice.psys_cid })
   if (resolved.orderOnDetection === policy.orderOnDetection) return { reading, policy, psys_cid: psysCid }
-  const again = await assess(resolved)
+  const again = await assess(resolved, reader)
   return { reading: again, policy: resolved, psys_cid: await coinOf(again) }
 }
 

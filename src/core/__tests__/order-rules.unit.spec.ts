@@ -1,5 +1,6 @@
 import { Decimal } from "decimal.js"
-import { assessUnderInvoicePolicy, statusPolicy } from "../invoice-chain"
+import type { Operation } from "../../gateway"
+import { assessUnderInvoicePolicy, statusPolicy, type OperationReader } from "../invoice-chain"
 import { orderRulesProblems, orderRulesSchema, placementOf, readOrderRules, type OrderRule, type PlacementFacts } from "../order-rules"
 import { mapInvoiceStatus, type StatusPolicy } from "../payment-state"
 import { mergeCryptoSettings, settingChanges } from "../settings"
@@ -116,14 +117,31 @@ describe("the invoice's status policy", () => {
     expect(mapInvoiceStatus({ status: "pending" }, btc)).toEqual({ kind: "detected", sessionStatus: "pending" })
   })
 
-  it("re-maps under the resolved coin's policy when the coin is learnt from the reading (plain shop)", async () => {
+  /** A gateway with one operation, INV-1, in `currency`, counting its reads. */
+  const gatewayOf = (currency: string) => {
+    const gateway = {
+      reads: 0,
+      operations: {
+        retrieve: async (id: string) => {
+          gateway.reads += 1
+          return { id, status: "pending", currency } as unknown as Operation
+        },
+      },
+    }
+    return gateway
+  }
+
+  it("re-maps under the resolved coin's policy when the coin is learnt from the reading (plain shop), from the one gateway read", async () => {
+    const gateway = gatewayOf("LTC")
     const policies: StatusPolicy[] = []
     const placed = await assessUnderInvoicePolicy(
       options,
       facts(null),
-      async (policy) => {
+      gateway,
+      async (policy, reader) => {
         policies.push(policy)
-        return { currency: "LTC", outcome: mapInvoiceStatus({ status: "pending" }, policy) }
+        const operation = await reader.operations.retrieve("INV-1")
+        return { currency: operation.currency, outcome: mapInvoiceStatus({ status: operation.status }, policy) }
       },
       async (reading) => (reading.currency === "LTC" ? "LTC" : null)
     )
@@ -131,20 +149,33 @@ describe("the invoice's status policy", () => {
     expect(placed.policy.orderOnDetection).toBe(true)
     expect(placed.psys_cid).toBe("LTC")
     expect(placed.reading.outcome).toEqual({ kind: "detected", sessionStatus: "pending_authorization" })
+    // Mapped twice, read once: the second pass asks the gateway nothing.
+    expect(gateway.reads).toBe(1)
   })
 
   it("maps once when the resolved coin places the order the same way", async () => {
-    let reads = 0
+    const gateway = gatewayOf("BTC")
+    let maps = 0
     const placed = await assessUnderInvoicePolicy(
       options,
       facts(null),
-      async (policy) => {
-        reads += 1
-        return mapInvoiceStatus({ status: "pending" }, policy)
+      gateway,
+      async (policy, reader) => {
+        maps += 1
+        return mapInvoiceStatus({ status: (await reader.operations.retrieve("INV-1")).status }, policy)
       },
       async () => "BTC"
     )
-    expect(reads).toBe(1)
+    expect(maps).toBe(1)
+    expect(gateway.reads).toBe(1)
     expect(placed).toMatchObject({ psys_cid: "BTC", policy: { orderOnDetection: false } })
+  })
+
+  it("reads the gateway afresh on the next assessment: nothing is kept between two", async () => {
+    const gateway = gatewayOf("BTC")
+    const assess = async (policy: StatusPolicy, reader: OperationReader) => mapInvoiceStatus({ status: (await reader.operations.retrieve("INV-1")).status }, policy)
+    await assessUnderInvoicePolicy(options, facts(null), gateway, assess, async () => "BTC")
+    await assessUnderInvoicePolicy(options, facts(null), gateway, assess, async () => "BTC")
+    expect(gateway.reads).toBe(2)
   })
 })

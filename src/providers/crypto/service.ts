@@ -27,7 +27,7 @@ import { sharedLockingWarning, type DeploymentConfig } from "../../core/deployme
 import { belowMinimum, listCurrencies, offeredCoins, resolveCoinId, type CachedCurrency } from "../../core/currency-cache"
 import { failureReason, toMedusaError } from "../../core/errors"
 import { CryptoEvents, invoiceCreatedEvent } from "../../core/events"
-import { assessInvoiceChain, assessUnderInvoicePolicy, gatewayReadingOf, statusPolicy, storedReadingCoin, usableStoredReading, type GatewayReading } from "../../core/invoice-chain"
+import { assessInvoiceChain, assessUnderInvoicePolicy, gatewayReadingOf, statusPolicy, storedReadingCoin, usableStoredReading, type GatewayReading, type OperationReader } from "../../core/invoice-chain"
 import type { StatusPolicy } from "../../core/payment-state"
 import { fiatToMinorUnits, sessionAmountToDecimalString, shopperCommission } from "../../core/money"
 import { assessInvoiceGroup, topUpCommission } from "../../core/top-up"
@@ -373,10 +373,10 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       // An invoice whose rest the shopper paid decides with its top-ups (docs/attention.md#paying-the-rest).
       const topUps = rows.length === 0 ? [] : await cryptoModule.listCryptoInvoices({ topup_of: rows[0].id }, { order: { created_at: "ASC" } })
       const paying = topUps.filter((row): row is typeof row & { txn_id: string } => row.txn_id !== null)
-      const read = async (policy: StatusPolicy): Promise<GatewayReading> => {
+      const read = async (policy: StatusPolicy, reader: OperationReader): Promise<GatewayReading> => {
         if (paying.length > 0) {
           const group = await assessInvoiceGroup(
-            this.client_,
+            reader,
             cryptoModule,
             { invoice_id: rows[0].id, ...root },
             paying.map((row) => ({ invoice_id: row.id, txn_id: row.txn_id, order_number: row.order_number, commission: topUpCommission(row.topup_details) })),
@@ -385,12 +385,12 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
           const { siblings_with_money: _siblings, ...reading } = group.root
           return reading
         }
-        return gatewayReadingOf(await assessInvoiceChain(this.client_, cryptoModule, root, policy))
+        return gatewayReadingOf(await assessInvoiceChain(reader, cryptoModule, root, policy))
       }
       const known = { psys_cid: rows[0]?.psys_cid ?? null, currency: rows[0]?.currency ?? null }
       const coinOf = async (reading: GatewayReading) =>
         reading.psys_cid ?? (facts.source_currency === null ? null : await resolveCoinId(this.client_, cryptoModule, facts.source_currency, reading.currency, known))
-      return (await assessUnderInvoicePolicy(options, facts, read, coinOf)).reading
+      return (await assessUnderInvoicePolicy(options, facts, this.client_, read, coinOf)).reading
     } catch (error) {
       throw toMedusaError(error, action)
     }

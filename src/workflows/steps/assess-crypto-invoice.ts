@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../core/errors"
-import { assessmentFields, assessInvoiceChain, assessUnderInvoicePolicy, storedReadingOfFields, type AssessmentFields } from "../../core/invoice-chain"
+import { assessmentFields, assessInvoiceChain, assessUnderInvoicePolicy, storedReadingOfFields, type AssessmentFields, type OperationReader } from "../../core/invoice-chain"
 import type { StatusPolicy } from "../../core/payment-state"
 import { assessInvoiceGroup, topUpCommission, type TopUpAssessment } from "../../core/top-up"
 import { resolveCoinId } from "../../core/currency-cache"
@@ -60,15 +60,15 @@ export const assessCryptoInvoiceStep = createStep(
       const topUpRows = (await cryptoModule.listCryptoInvoices({ topup_of: invoice.id }, { order: { created_at: "ASC" } })).filter(
         (row): row is typeof row & { txn_id: string } => row.txn_id !== null
       )
-      const single = async (policy: StatusPolicy) => {
-        const assessment = await assessInvoiceChain(client, cryptoModule, root, policy)
+      const single = async (policy: StatusPolicy, reader: OperationReader) => {
+        const assessment = await assessInvoiceChain(reader, cryptoModule, root, policy)
         return { root: assessmentFields(assessment), topUps: [], books: [{ invoice_id: invoice.id, books: invoiceBooksOf(assessment.active, invoice.source_rate) }] }
       }
-      const assessGroup = (policy: StatusPolicy): Promise<{ root: AssessmentFields; topUps: TopUpAssessment[]; books: Array<{ invoice_id: string; books: InvoiceBooks }> }> =>
+      const assessGroup = (policy: StatusPolicy, reader: OperationReader): Promise<{ root: AssessmentFields; topUps: TopUpAssessment[]; books: Array<{ invoice_id: string; books: InvoiceBooks }> }> =>
         topUpRows.length === 0
-          ? single(policy)
+          ? single(policy, reader)
           : assessInvoiceGroup(
-              client,
+              reader,
               cryptoModule,
               root,
               topUpRows.map((row) => ({ invoice_id: row.id, txn_id: row.txn_id, order_number: row.order_number, commission: topUpCommission(row.topup_details), source_rate: row.source_rate })),
@@ -84,6 +84,7 @@ export const assessCryptoInvoiceStep = createStep(
       const placed = await assessUnderInvoicePolicy(
         options,
         { psys_cid: invoice.psys_cid, source_amount: invoice.source_amount, source_currency: invoice.source_currency },
+        client,
         assessGroup,
         (group) => coinOf(group.root)
       )
