@@ -5,20 +5,21 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
-import { GatewayClient } from "../../src/gateway"
-import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import {
-  adminHeaders,
   CRYPTO_PROVIDER_ID,
   callbacksDeliveredAndProcessed,
-  createCryptoStore,
-  orderIdsForCart,
-  requestFailure,
   controlOf,
+  createCryptoStore,
+  ethAddress,
+  newKey,
+  orderIdsForCart,
+  orderPaidInCrypto,
+  requestFailure,
   startCryptoCheckout,
   storefrontHeaders,
-  startTestSandbox,
-  type TestSandbox,
+  useAdminAuth,
+  useTestGateway,
+  withdrawal,
 } from "./helpers"
 
 jest.setTimeout(300_000)
@@ -26,52 +27,25 @@ jest.setTimeout(300_000)
 /** Admin calls to the gateway give up after this long, so a dropped answer is seen quickly. */
 const ADMIN_TIMEOUT_MS = 3000
 
-let testSandbox: TestSandbox | undefined
-let sandbox: RunningSandbox
-let shop: SandboxShop
-let gateway: GatewayClient
-/** The seeded shop without white-label: its operations carry no address, amount or time (spec §2.2). */
-let plainShop: SandboxShop
-let plainGateway: GatewayClient
 /** The test app's second provider entry, configured with the plain shop's key (integration-tests/app). */
 const PLAIN_PROVIDER_ID = "pp_crypto_crypto_plain"
 
 // Declared before the runner's own beforeAll, which boots the app with the environment set here. The
-// admin's features (withdrawals, exchanges) are the white-label shop's.
-beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(ADMIN_TIMEOUT_MS), MPC_TEST_PAY_REST_HOURS: "0" } })
-  ;({ sandbox, shop } = testSandbox)
-  gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
-  const plain = sandbox.shops.find((candidate) => !candidate.whiteLabel && candidate.id === "shop_plain_demo")
-  if (plain === undefined) throw new Error("the sandbox seed has no shop_plain_demo")
-  plainShop = plain
-  plainGateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: plainShop.secretKey })
-  // Read by integration-tests/app/medusa-config.ts when the app boots (restored by testSandbox.stop()).
-  process.env.MPC_TEST_PLAIN_GATEWAY_API_KEY = plainShop.secretKey
-  // Deposit callbacks (spec §6.2) go to the shop's Status URL, which the seed leaves empty: point it
-  // at the test app's callback route, as a merchant does in the gateway's shop settings.
-  await controlOf(sandbox, shop).shopSettings({ statusUrl: `${process.env.MPC_TEST_BACKEND_URL}/hooks/crypto/crypto?json=true` })
+// admin's features (withdrawals, exchanges) are the white-label shop's; the plain shop (without
+// white-label: its operations carry no address, amount or time, spec §2.2) is the app's second
+// provider entry. Deposit callbacks (spec §6.2) go to the shop's Status URL, which the seed leaves
+// empty: it points at the test app's callback route, as a merchant sets it in the gateway's shop settings.
+const gateway = useTestGateway({
+  whiteLabel: true,
+  env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(ADMIN_TIMEOUT_MS), MPC_TEST_PAY_REST_HOURS: "0" },
+  plainShop: true,
+  statusUrlToApp: true,
 })
-
-afterAll(() => testSandbox?.stop())
-
-/** A 10.50 EUR order paid in ETH through the sandbox: returns the placed order's id. */
-async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance): Promise<string> {
-  const store = await createCryptoStore(container)
-  const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-  await controlOf(sandbox, shop).pay(txnId)
-  await callbacksDeliveredAndProcessed(sandbox, container)
-  const orderIds = await orderIdsForCart(container, store.cartId)
-  if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
-  return orderIds[0]
-}
-
-const ethAddress = () => `0x${randomBytes(20).toString("hex")}`
 
 /** Withdrawals to `address` that exist at the gateway (the sandbox), whatever our database says. */
 async function withdrawalsAtGateway(address: string): Promise<number> {
   let count = 0
-  for await (const operation of gateway.operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) {
+  for await (const operation of gateway.client().operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) {
     if (operation.wallet_hash === address) count += 1
   }
   return count
@@ -80,7 +54,7 @@ async function withdrawalsAtGateway(address: string): Promise<number> {
 /** The ids of the plain shop's ETH cash_outs at the gateway, newest first (they carry no address). */
 async function plainCashOutIds(): Promise<string[]> {
   const ids: string[] = []
-  for await (const operation of plainGateway.operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) ids.push(operation.id)
+  for await (const operation of gateway.client(gateway.plainShop).operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) ids.push(operation.id)
   return ids
 }
 
@@ -100,7 +74,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** The cash_outs to `address` the gateway (the sandbox) holds, read through the client: their coin amounts. */
 async function cashOutAmountsAtGateway(address: string): Promise<string[]> {
   const amounts: string[] = []
-  for await (const operation of gateway.operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) {
+  for await (const operation of gateway.client().operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) {
     if (operation.wallet_hash === address) amounts.push(operation.amount?.toFixed() ?? "none")
   }
   return amounts
@@ -108,21 +82,15 @@ async function cashOutAmountsAtGateway(address: string): Promise<string[]> {
 
 /** The shop's ETH balance as the gateway reports it (spec §4.9). */
 async function sandboxEthBalance(): Promise<Decimal> {
-  return new Decimal((await gateway.balances.retrieve("ETH")).balance.toFixed())
+  return new Decimal((await gateway.client().balances.retrieve("ETH")).balance.toFixed())
 }
 
 /** The fee the gateway charged for its one cash_out to `address` (spec §2.2 `fee` of the operation). */
 async function sandboxFeeOfCashOut(address: string): Promise<Decimal> {
-  for await (const operation of gateway.operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) {
+  for await (const operation of gateway.client().operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) {
     if (operation.wallet_hash === address && operation.fee !== undefined && operation.fee !== null) return new Decimal(operation.fee.toFixed())
   }
   throw new Error(`the gateway holds no cash_out to ${address} with a fee`)
-}
-
-/** What is due on an invoice at the gateway and to how many decimals its coin goes (the sandbox's control view). */
-async function dueAt(txnId: string): Promise<{ total: Decimal; precision: number }> {
-  const invoice = await controlOf(sandbox, shop).invoice(txnId)
-  return { total: new Decimal(invoice.invoice_total_sum), precision: invoice.precision }
 }
 
 /**
@@ -133,30 +101,20 @@ async function dueAt(txnId: string): Promise<{ total: Decimal; precision: number
 async function orderPaidInPart(container: MedusaContainer, api: AxiosInstance, fraction: string): Promise<{ orderId: string; txnId: string; paid: Decimal; due: Decimal }> {
   const store = await createCryptoStore(container)
   const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-  const { total, precision } = await dueAt(txnId)
+  const { total, precision } = await gateway.dueAt(txnId)
   const paid = total.times(fraction).toDecimalPlaces(precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN)
-  await controlOf(sandbox, shop).pay(txnId, { amount: paid.toFixed() })
-  await callbacksDeliveredAndProcessed(sandbox, container)
+  await gateway.control().pay(txnId, { amount: paid.toFixed() })
+  await callbacksDeliveredAndProcessed(gateway.sandbox, container)
   const orderIds = await orderIdsForCart(container, store.cartId)
   if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
   return { orderId: orderIds[0], txnId, paid, due: total }
 }
 
-const withdrawal = (address: string, amount = "0.01", key = `key-${randomBytes(8).toString("hex")}`) => ({
-  idempotency_key: key,
-  psys_cid: "ETH",
-  recipients: [{ address, amount }],
-  fee_plan: "normal",
-})
-
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
-    let auth: { headers: Record<string, string> }
+    const auth = useAdminAuth(getContainer)
     const admin = (): AxiosInstance => api
-    beforeEach(async () => {
-      auth = await adminHeaders(getContainer())
-    })
 
     describe("authentication", () => {
       it("answers 401 to a request without an admin token", async () => {
@@ -274,7 +232,7 @@ medusaIntegrationTestRunner({
 
       it("records a timed-out withdrawal as outcome unknown, blocks a resend, and settles it from the operations", async () => {
         const address = ethAddress()
-        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        await gateway.control().fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         expect(first.status).toBe(202)
         expect(first.data.withdrawal.status).toBe("outcome_unknown")
@@ -291,9 +249,9 @@ medusaIntegrationTestRunner({
       it("records a withdrawal whose answer is malformed as outcome unknown, sends no second one with a new key, and settles it with the operation made after the request", async () => {
         const address = ethAddress()
         // The same payment made earlier outside the admin (the gateway's dashboard): not this withdrawal.
-        const earlier = await gateway.operations.withdraw({ currency: "ETH", type: "cash_out", to: [address], amount: ["0.01"], feePlan: "normal" })
+        const earlier = await gateway.client().operations.withdraw({ currency: "ETH", type: "cash_out", to: [address], amount: ["0.01"], feePlan: "normal" })
         await pause(1100) // operations carry their creation time in whole seconds
-        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "malformed" })
+        await gateway.control().fault({ path: "/api/v1/operations/withdraw", mode: "malformed" })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         expect(first.status).toBe(202)
         expect(first.data.withdrawal).toMatchObject({ status: "outcome_unknown", active_fingerprint: expect.any(String) })
@@ -310,7 +268,7 @@ medusaIntegrationTestRunner({
 
       it("records a withdrawal answered with a gateway failure (5xx) as outcome unknown, not as refused", async () => {
         const address = ethAddress()
-        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
+        await gateway.control().fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         expect(first.status).toBe(202)
         expect(first.data.withdrawal.status).toBe("outcome_unknown")
@@ -320,7 +278,7 @@ medusaIntegrationTestRunner({
       it("keeps a timed-out withdrawal of a shop without white-label unknown after any wait, shows the operations that could be it, and refuses a resend until the merchant resolves it", async () => {
         const address = ethAddress()
         const body = { ...withdrawal(address), provider_id: PLAIN_PROVIDER_ID }
-        await controlOf(sandbox, plainShop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        await controlOf(gateway.sandbox, gateway.plainShop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
         const first = await admin().post("/admin/crypto/withdrawals", body, auth)
         expect(first.status).toBe(202)
         const id = first.data.withdrawal.id
@@ -337,7 +295,7 @@ medusaIntegrationTestRunner({
 
       it("settles an unknown outcome with the operation the merchant names, recording who and when", async () => {
         const address = ethAddress()
-        await controlOf(sandbox, plainShop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        await controlOf(gateway.sandbox, gateway.plainShop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
         const first = await admin().post("/admin/crypto/withdrawals", { ...withdrawal(address), provider_id: PLAIN_PROVIDER_ID }, auth)
         const [atGateway] = await plainCashOutIds()
         const resolved = await admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "operation", operation_id: atGateway }, auth)
@@ -352,7 +310,7 @@ medusaIntegrationTestRunner({
       })
 
       it("refuses to resolve an unknown outcome as not sent without a note, naming the field", async () => {
-        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
+        await gateway.control().fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(ethAddress()), auth)
         const { status, message } = await requestFailure(admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "not_sent" }, auth))
         expect(status).toBe(400)
@@ -361,7 +319,7 @@ medusaIntegrationTestRunner({
 
       it("allows the same payment again only after the merchant confirmed the first was not sent", async () => {
         const address = ethAddress()
-        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
+        await gateway.control().fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         const note = "confirmed not sent, I checked the gateway"
         const resolved = await admin().post(`/admin/crypto/withdrawals/${first.data.withdrawal.id}/resolve`, { resolution: "not_sent", note }, auth)
@@ -373,19 +331,19 @@ medusaIntegrationTestRunner({
 
       it("sends a mass payout once as one mass_cash_out holding every recipient", async () => {
         const recipients = [ethAddress(), ethAddress(), ethAddress()].map((address, index) => ({ address, amount: `0.00${index + 1}` }))
-        const body = { idempotency_key: `key-${randomBytes(8).toString("hex")}`, psys_cid: "ETH", recipients, fee_plan: "normal" }
+        const body = { idempotency_key: newKey(), psys_cid: "ETH", recipients, fee_plan: "normal" }
         const first = await admin().post("/admin/crypto/withdrawals", body, auth)
         const again = await admin().post("/admin/crypto/withdrawals", body, auth)
         expect(first.data.withdrawal).toMatchObject({ status: "completed", type: "mass_cash_out", total_amount: "0.006", recipients })
         expect(again.data).toMatchObject({ replayed: true, withdrawal: { id: first.data.withdrawal.id } })
-        const operation = await gateway.operations.retrieve(first.data.withdrawal.operation_id)
+        const operation = await gateway.client().operations.retrieve(first.data.withdrawal.operation_id)
         expect(Object.fromEntries(Object.entries(operation.sendmany ?? {}).map(([address, amount]) => [address, amount.toFixed()]))).toEqual(
           Object.fromEntries(recipients.map((r) => [r.address, r.amount]))
         )
       })
 
       it("lists the recorded withdrawals by status", async () => {
-        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
+        await gateway.control().fault({ path: "/api/v1/operations/withdraw", mode: "5xx" })
         const unknown = await admin().post("/admin/crypto/withdrawals", withdrawal(ethAddress()), auth)
         const list = await admin().get("/admin/crypto/withdrawals?status=outcome_unknown&purpose=withdrawal&limit=100", auth)
         expect(list.data.withdrawals.map((w: { id: string }) => w.id)).toContain(unknown.data.withdrawal.id)
@@ -443,8 +401,8 @@ medusaIntegrationTestRunner({
       async function paidDeposit(uid: string, amount: string): Promise<{ hash: string }> {
         const created = await admin().post("/admin/crypto/deposits", { uid, psys_cid: "LTC" }, auth)
         const hash = String(created.data.deposits[0].hash)
-        await controlOf(sandbox, shop).payDeposit(hash, { amount })
-        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        await gateway.control().payDeposit(hash, { amount })
+        await callbacksDeliveredAndProcessed(gateway.sandbox, getContainer())
         return { hash }
       }
 
@@ -462,8 +420,8 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `buyer-${randomBytes(4).toString("hex")}@example.com` })
         const { hash } = await paidDeposit(customer.id, "0.1")
-        await controlOf(sandbox, shop).payDeposit(hash, { amount: "0.2" })
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await gateway.control().payDeposit(hash, { amount: "0.2" })
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const { data } = await admin().get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
         expect(data.addresses.map((a: { hash: string }) => a.hash)).toContain(hash)
         expect(data.pay_ins.every((p: { deposit_uid: string }) => p.deposit_uid === customer.id)).toBe(true)
@@ -484,7 +442,7 @@ medusaIntegrationTestRunner({
       })
 
       const exchangeBody = () => ({
-        idempotency_key: `key-${randomBytes(8).toString("hex")}`,
+        idempotency_key: newKey(),
         from_currency: "ETH",
         to_currency: "BTC",
         from_amount: "1",
@@ -528,7 +486,7 @@ medusaIntegrationTestRunner({
 
       it("records an exchange whose answer is malformed as outcome unknown and never creates it again for the same key", async () => {
         const body = exchangeBody()
-        await controlOf(sandbox, shop).fault({ path: "/api/v1/exchanges/new", mode: "malformed" })
+        await gateway.control().fault({ path: "/api/v1/exchanges/new", mode: "malformed" })
         const first = await admin().post("/admin/crypto/exchanges", body, auth)
         expect(first.status).toBe(202)
         expect(first.data.exchange.status).toBe("outcome_unknown")
@@ -539,7 +497,7 @@ medusaIntegrationTestRunner({
       })
 
       it("resolves an exchange of unknown outcome as not sent only with a note, recording who", async () => {
-        await controlOf(sandbox, shop).fault({ path: "/api/v1/exchanges/new", mode: "5xx" })
+        await gateway.control().fault({ path: "/api/v1/exchanges/new", mode: "5xx" })
         const first = await admin().post("/admin/crypto/exchanges", exchangeBody(), auth)
         expect(first.data.exchange.status).toBe("outcome_unknown")
         const path = `/admin/crypto/exchanges/${first.data.exchange.id}/resolve`
@@ -551,7 +509,7 @@ medusaIntegrationTestRunner({
 
     describe("an order paid in crypto", () => {
       it("shows the invoice, its status history and the refundable amount for the order widget", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { data } = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
         expect(data).toMatchObject({ is_crypto: true, currency_code: "eur", payments: [{ captured: "10.5", refunded: "0", refundable: "10.5" }] })
         expect(data.invoices[0]).toMatchObject({ psys_cid: "ETH", session_status: "captured" })
@@ -560,23 +518,23 @@ medusaIntegrationTestRunner({
       })
 
       it("quotes a refund at the gateway's rate, rounded down to the coin's precision", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { data } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "4.25" }, auth)
         const expected = new Decimal("4.25").div(data.quote.rate).toDecimalPlaces(data.quote.precision, Decimal.ROUND_DOWN).toFixed()
         expect(data.quote).toMatchObject({ psys_cid: "ETH", fiat: "EUR", amount: "4.25", coin_amount: expected })
       })
 
       it("refuses a refund above what is captured and not refunded, naming the amount", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { status, message } = await requestFailure(admin().post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "11" }, auth))
         expect(status).toBe(400)
         expect(message).toContain("(field: amount)")
       })
 
       it("refuses a refund at a rate that moved away from the confirmed one, naming the rate", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const address = ethAddress()
-        const body = { idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "4.25", rate: "1", address }
+        const body = { idempotency_key: newKey(), order_id: orderId, amount: "4.25", rate: "1", address }
         const { status, message } = await requestFailure(admin().post("/admin/crypto/refunds", body, auth))
         expect(status).toBe(400)
         expect(message).toContain("(field: rate)")
@@ -584,10 +542,10 @@ medusaIntegrationTestRunner({
       })
 
       it("sends a crypto refund once as a cash_out of the quoted coin amount", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "4.25" }, auth)
         const address = ethAddress()
-        const body = { idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "4.25", rate: quoted.quote.rate, address }
+        const body = { idempotency_key: newKey(), order_id: orderId, amount: "4.25", rate: quoted.quote.rate, address }
         const first = await admin().post("/admin/crypto/refunds", body, auth)
         const again = await admin().post("/admin/crypto/refunds", body, auth)
         expect(first.data.withdrawal).toMatchObject({ purpose: "refund", status: "completed", order_id: orderId, total_amount: quoted.quote.coin_amount, source_amount: "4.25", source_currency: "EUR" })
@@ -596,10 +554,10 @@ medusaIntegrationTestRunner({
       })
 
       it("sends a refund of the whole refundable amount once when the request is retried", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId }, auth)
         const address = ethAddress()
-        const body = { idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, rate: quoted.quote.rate, address }
+        const body = { idempotency_key: newKey(), order_id: orderId, rate: quoted.quote.rate, address }
         const first = await admin().post("/admin/crypto/refunds", body, auth)
         const again = await admin().post("/admin/crypto/refunds", body, auth)
         expect(first.data.withdrawal).toMatchObject({ status: "completed", source_amount: "10.5", total_amount: quoted.quote.coin_amount })
@@ -608,11 +566,11 @@ medusaIntegrationTestRunner({
       })
 
       it("sends one refund when a second is asked while the first one's outcome is unknown", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId }, auth)
         const [first, second] = [ethAddress(), ethAddress()]
-        const refund = (address: string) => ({ idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "10.5", rate: quoted.quote.rate, address })
-        await controlOf(sandbox, shop).fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
+        const refund = (address: string) => ({ idempotency_key: newKey(), order_id: orderId, amount: "10.5", rate: quoted.quote.rate, address })
+        await gateway.control().fault({ path: "/api/v1/operations/withdraw", mode: "timeout", ms: ADMIN_TIMEOUT_MS * 4 })
         const unknown = await admin().post("/admin/crypto/refunds", refund(first), auth)
         expect(unknown.data.withdrawal.status).toBe("outcome_unknown")
 
@@ -625,12 +583,12 @@ medusaIntegrationTestRunner({
       })
 
       it("never sends both of two refunds of the whole amount asked at the same moment", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId }, auth)
         const addresses = [ethAddress(), ethAddress()]
         await Promise.allSettled(
           addresses.map((address) =>
-            admin().post("/admin/crypto/refunds", { idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "10.5", rate: quoted.quote.rate, address }, auth)
+            admin().post("/admin/crypto/refunds", { idempotency_key: newKey(), order_id: orderId, amount: "10.5", rate: quoted.quote.rate, address }, auth)
           )
         )
         const sent = (await withdrawalsAtGateway(addresses[0])) + (await withdrawalsAtGateway(addresses[1]))
@@ -638,9 +596,9 @@ medusaIntegrationTestRunner({
       })
 
       it("records the sent crypto refund as the Medusa refund of the payment", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { data: quoted } = await admin().post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "4.25" }, auth)
-        const body = { idempotency_key: `key-${randomBytes(8).toString("hex")}`, order_id: orderId, amount: "4.25", rate: quoted.quote.rate, address: ethAddress() }
+        const body = { idempotency_key: newKey(), order_id: orderId, amount: "4.25", rate: quoted.quote.rate, address: ethAddress() }
         const { data } = await admin().post("/admin/crypto/refunds", body, auth)
         expect(data.withdrawal.refund_id).toMatch(/^ref_/)
         const widget = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
@@ -650,7 +608,7 @@ medusaIntegrationTestRunner({
 
     describe("refunds of over- and underpayments", () => {
       const refundOf = (orderId: string, kind: "overpayment" | "underpayment", address: string) => ({
-        idempotency_key: `key-${randomBytes(8).toString("hex")}`,
+        idempotency_key: newKey(),
         order_id: orderId,
         kind,
         address,
@@ -703,8 +661,8 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const { orderId, paid } = await orderPaidInPart(container, api, "0.9")
         // The invoice expires underpaid: the order placed on detection is canceled, the refund due recorded.
-        await controlOf(sandbox, shop).advanceClock(7200)
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await gateway.control().advanceClock(7200)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const query = container.resolve(ContainerRegistrationKeys.QUERY)
         const { data: orders } = await query.graph({ entity: "order", fields: ["status"], filters: { id: orderId } })
         expect(orders[0].status).toBe("canceled")
@@ -736,7 +694,7 @@ medusaIntegrationTestRunner({
       })
 
       it("refuses to refund an overpayment of an order paid exactly, naming the kind, and sends nothing", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const address = ethAddress()
         const { status, message } = await requestFailure(admin().post("/admin/crypto/refunds", refundOf(orderId, "overpayment", address), auth))
         expect(status).toBe(400)
@@ -758,7 +716,7 @@ medusaIntegrationTestRunner({
 
     describe("Medusa's plain refund of an order paid in crypto", () => {
       it("is refused with a message saying how to refund in crypto", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const widget = await admin().get(`/admin/crypto/orders/${orderId}`, auth)
         const { status, message } = await requestFailure(admin().post(`/admin/payments/${widget.data.payments[0].payment_id}/refund`, { amount: 1 }, auth))
         expect(status).toBe(400)
@@ -770,7 +728,7 @@ medusaIntegrationTestRunner({
       it("shows whether the key is set, never the key", async () => {
         const { data } = await admin().get("/admin/crypto/settings", auth)
         expect(data.settings).toMatchObject({ api_key_set: true, provider_id: CRYPTO_PROVIDER_ID })
-        expect(JSON.stringify(data)).not.toContain(shop.secretKey)
+        expect(JSON.stringify(data)).not.toContain(gateway.shop.secretKey)
       })
 
       it("saves settings that the next read puts in effect", async () => {
@@ -784,7 +742,7 @@ medusaIntegrationTestRunner({
         await admin().post("/admin/crypto/settings", { accepted_coins: ["LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30 }, auth)
         const store = await createCryptoStore(getContainer())
         const { txnId } = await startCryptoCheckout(api, store, {})
-        const invoice = await gateway.operations.retrieve(txnId)
+        const invoice = await gateway.client().operations.retrieve(txnId)
         expect(invoice.psys_cid).toBe("LTC")
       })
 
@@ -804,7 +762,7 @@ medusaIntegrationTestRunner({
       it("tests the connection with the configured key", async () => {
         const { data } = await admin().post("/admin/crypto/settings/test", {}, auth)
         expect(data).toMatchObject({ ok: true })
-        expect(JSON.stringify(data)).not.toContain(shop.secretKey)
+        expect(JSON.stringify(data)).not.toContain(gateway.shop.secretKey)
       })
     })
     describe("refunds the shopper claims (docs/money-out.md#refunds-the-shopper-claims)", () => {
@@ -821,10 +779,10 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-        const { total, precision } = await dueAt(txnId)
+        const { total, precision } = await gateway.dueAt(txnId)
         const paid = total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP)
-        await controlOf(sandbox, shop).pay(txnId, { amount: paid.toFixed() })
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await gateway.control().pay(txnId, { amount: paid.toFixed() })
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const [orderId] = await orderIdsForCart(container, store.cartId)
         const surplus = paid.minus(total).toFixed()
         const headers = { headers: storefrontHeaders(store) }
@@ -876,9 +834,9 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-        const { total, precision } = await dueAt(txnId)
-        await controlOf(sandbox, shop).pay(txnId, { amount: total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP).toFixed() })
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        const { total, precision } = await gateway.dueAt(txnId)
+        await gateway.control().pay(txnId, { amount: total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP).toFixed() })
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const [orderId] = await orderIdsForCart(container, store.cartId)
         const headers = { headers: storefrontHeaders(store) }
         const created = await admin().post("/admin/crypto/refund-claims", { order_id: orderId, kind: "overpayment", expires_in_hours: 2 }, auth)

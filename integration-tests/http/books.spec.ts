@@ -12,38 +12,25 @@ import { parse } from "csv-parse/sync"
 import { Decimal } from "decimal.js"
 import { accountOfInvoices, type InvoiceAccount } from "../../src/core/account"
 import { resolveCryptoModule } from "../../src/modules/crypto"
-import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import {
-  adminHeaders,
   callbacksDeliveredAndProcessed,
-  controlOf,
   createCryptoStore,
+  ethAddress,
+  newKey,
   orderIdsForCart,
   requestFailure,
   startCryptoCheckout,
-  startTestSandbox,
   storefrontHeaders,
+  useAdminAuth,
+  useTestGateway,
   type CryptoStore,
-  type TestSandbox,
 } from "./helpers"
 
 jest.setTimeout(300_000)
 
-let testSandbox: TestSandbox | undefined
-let sandbox: RunningSandbox
-let shop: SandboxShop
+// Deposit callbacks (spec §6.2) go to the shop's Status URL: it points at the test app's callback route.
+const gateway = useTestGateway({ whiteLabel: true, env: { MPC_TEST_PAY_REST_HOURS: "0" }, statusUrlToApp: true })
 
-beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_PAY_REST_HOURS: "0" } })
-  ;({ sandbox, shop } = testSandbox)
-  // Deposit callbacks (spec §6.2) go to the shop's Status URL: point it at the test app's callback route.
-  await controlOf(sandbox, shop).shopSettings({ statusUrl: `${process.env.MPC_TEST_BACKEND_URL}/hooks/crypto/crypto?json=true` })
-})
-
-afterAll(() => testSandbox?.stop())
-
-const ethAddress = () => `0x${randomBytes(20).toString("hex")}`
-const newKey = () => `key-${randomBytes(8).toString("hex")}`
 const utcDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
 
 /**
@@ -66,11 +53,11 @@ async function newCart(container: MedusaContainer, api: AxiosInstance, store: Cr
 async function cartPaid(container: MedusaContainer, api: AxiosInstance, fraction: string, from: CryptoStore | null = null): Promise<{ store: CryptoStore; cartId: string; orderId: string; paid: Decimal }> {
   const store = await newCart(container, api, from)
   const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-  const invoice = await controlOf(sandbox, shop).invoice(txnId)
+  const invoice = await gateway.control().invoice(txnId)
   const due = new Decimal(invoice.invoice_total_sum)
   const paid = due.times(fraction).toDecimalPlaces(invoice.precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN)
-  await controlOf(sandbox, shop).pay(txnId, fraction === "1" ? {} : { amount: paid.toFixed() })
-  await callbacksDeliveredAndProcessed(sandbox, container)
+  await gateway.control().pay(txnId, fraction === "1" ? {} : { amount: paid.toFixed() })
+  await callbacksDeliveredAndProcessed(gateway.sandbox, container)
   const orderIds = await orderIdsForCart(container, store.cartId)
   if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
   return { store, cartId: store.cartId, orderId: orderIds[0], paid }
@@ -103,10 +90,7 @@ function totalOf(totals: ReadonlyArray<{ kind: string; psys_cid: string | null; 
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
-    let auth: { headers: Record<string, string> }
-    beforeEach(async () => {
-      auth = await adminHeaders(getContainer())
-    })
+    const auth = useAdminAuth(getContainer)
 
     describe("the accounting export (docs/books.md#accounting-export)", () => {
       it("gives per-coin totals equal to the account of the same invoices, in CSV and in JSON", async () => {
@@ -118,8 +102,8 @@ medusaIntegrationTestRunner({
         await api.post("/admin/crypto/refunds", refundOf(over.orderId, "overpayment"), auth)
         const under = await cartPaid(container, api, "0.9", exact.store)
         // The invoice expires underpaid beyond the tolerance: the refund due is recorded, then sent back.
-        await controlOf(sandbox, shop).advanceClock(7200)
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await gateway.control().advanceClock(7200)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const sentBack = await api.post("/admin/crypto/refunds", refundOf(under.orderId, "underpayment"), auth)
         expect(sentBack.data.withdrawal).toMatchObject({ purpose: "underpayment", status: "completed" })
         const refunded = await cartPaid(container, api, "1", exact.store)
@@ -195,17 +179,17 @@ medusaIntegrationTestRunner({
         const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `buyer-${randomBytes(4).toString("hex")}@example.com` })
         const created = await api.post("/admin/crypto/deposits", { uid: customer.id, psys_cid: "LTC" }, auth)
         const hash = String(created.data.deposits[0].hash)
-        const control = controlOf(sandbox, shop)
+        const control = gateway.control()
         // Seen unconfirmed (a pending callback), then confirmed (a completed one): one deposit.
         const seen = await control.payDeposit(hash, { amount: "0.1", confirmations: 0 })
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         await control.payDeposit(hash, { txid: seen.txid, confirmations: 6 })
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         await control.payDeposit(hash, { amount: "0.25" })
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         // Seen only: listed, not counted.
         await control.payDeposit(hash, { amount: "0.5", confirmations: 0 })
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const { data: customerDeposits } = await api.get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
         expect(customerDeposits.totals).toEqual([expect.objectContaining({ psys_cid: "LTC", confirmed: "0.35", pending: "0.5", count: 3 })])
 

@@ -10,36 +10,21 @@ import { createCartWorkflow, createStoresWorkflow } from "@medusajs/medusa/core-
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
-import { GatewayClient } from "../../src/gateway"
-import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import { snapshotCryptoBalancesWorkflow } from "../../src/workflows/snapshot-crypto-balances"
 import {
-  adminHeaders,
   callbacksDeliveredAndProcessed,
-  controlOf,
   createCryptoStore,
   CRYPTO_PROVIDER_ID,
   requestFailure,
   startCryptoCheckout,
-  startTestSandbox,
+  useAdminAuth,
+  useTestGateway,
   type CryptoStore,
-  type TestSandbox,
 } from "./helpers"
 
 jest.setTimeout(240_000)
 
-let testSandbox: TestSandbox | undefined
-let sandbox: RunningSandbox
-let shop: SandboxShop
-let gateway: GatewayClient
-
-beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: true })
-  ;({ sandbox, shop } = testSandbox)
-  gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
-})
-
-afterAll(() => testSandbox?.stop())
+const gateway = useTestGateway({ whiteLabel: true })
 
 /**
  * A store (one per test: the region takes country DE) whose every `next()` is a new cart of one
@@ -66,10 +51,10 @@ async function storeWithCarts(container: MedusaContainer): Promise<{ next: () =>
 /** A new cart of `carts` paid in `coin` through the sandbox: all it asks, or `fraction` of it (1.1 overpays). */
 async function paidCheckout(container: MedusaContainer, api: AxiosInstance, carts: { next: () => Promise<CryptoStore> }, coin: string, fraction = "1"): Promise<string> {
   const { txnId } = await startCryptoCheckout(api, await carts.next(), { psys_cid: coin })
-  const invoice = await controlOf(sandbox, shop).invoice(txnId)
+  const invoice = await gateway.control().invoice(txnId)
   const amount = new Decimal(invoice.invoice_total_sum).times(fraction).toDecimalPlaces(invoice.precision, Decimal.ROUND_UP)
-  await controlOf(sandbox, shop).pay(txnId, { amount: amount.toFixed() })
-  await callbacksDeliveredAndProcessed(sandbox, container)
+  await gateway.control().pay(txnId, { amount: amount.toFixed() })
+  await callbacksDeliveredAndProcessed(gateway.sandbox, container)
   return txnId
 }
 
@@ -113,10 +98,7 @@ async function snapshotRows(container: MedusaContainer): Promise<SnapshotRow[]> 
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
-    let auth: { headers: Record<string, string> }
-    beforeEach(async () => {
-      auth = await adminHeaders(getContainer())
-    })
+    const auth = useAdminAuth(getContainer)
 
     describe("received volume", () => {
       it("answers the exact coins received per coin and day, and their value in the store's currency at each invoice's rate", async () => {
@@ -215,7 +197,7 @@ medusaIntegrationTestRunner({
         expect((await snapshotRows(container)).map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort())
 
         const eth = rows.find((row) => row.psys_cid === "ETH")
-        expect(eth?.balance).toBe((await gateway.balances.retrieve("ETH")).balance.toFixed())
+        expect(eth?.balance).toBe((await gateway.client().balances.retrieve("ETH")).balance.toFixed())
         expect(new Decimal(eth?.balance ?? "0").gt(0)).toBe(true)
 
         const { data } = await api.get("/admin/crypto/charts/balances", auth)

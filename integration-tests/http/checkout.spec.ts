@@ -4,70 +4,52 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance, AxiosResponse } from "axios"
 import { Decimal } from "decimal.js"
-import { GatewayClient, signCallback, type CallbackInputFields, type SignedCallback } from "../../src/gateway"
+import { signCallback, type CallbackInputFields, type SignedCallback } from "../../src/gateway"
 import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
-import { defaultSeed, type PayOptions, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
+import { defaultSeed, type Seed } from "../../src/sandbox"
 import { reconcileCryptoPaymentsWorkflow, recordCryptoCallbackFailureWorkflow } from "../../src/workflows"
 import {
   CRYPTO_PROVIDER_ID,
   callbacksDeliveredAndProcessed,
   callbacksProcessed,
+  capturedAmounts,
   createCryptoSession,
   createCryptoStore,
   createPaymentCollection,
   orderIdsForCart,
+  orderStatus,
+  paymentStatus,
   requestFailure,
-  controlOf,
   startCryptoCheckout,
-  startTestSandbox,
   storefrontHeaders,
+  useTestGateway,
   type CryptoSession,
   type CryptoStore,
-  type TestSandbox,
 } from "./helpers"
 
 jest.setTimeout(180_000)
 
+/** Short enough that the "gateway hangs" case stays quick, long enough for a loaded machine. */
 const GATEWAY_TIMEOUT_MS = 4_000
 
-let testSandbox: TestSandbox | undefined
-let sandbox: RunningSandbox
-let shop: SandboxShop
-
-// Declared before the runner's own beforeAll, which boots the app with the environment set here.
-beforeAll(async () => {
-  // Short enough that the "gateway hangs" case stays quick, long enough for a loaded machine.
-  // The sandbox knows every currency of Medusa's list; this gateway lacks ISK, for the case of a store
-  // currency the gateway does not support.
+/**
+ * The sandbox knows every currency of Medusa's list; this gateway lacks ISK, for the case of a store
+ * currency the gateway does not support.
+ */
+function seedWithoutIsk(): Seed {
   const seed = defaultSeed()
   delete seed.fiat_currencies.ISK
-  testSandbox = await startTestSandbox({ whiteLabel: false, seed, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS), MPC_TEST_PAY_REST_HOURS: "0" } })
-  ;({ sandbox, shop } = testSandbox)
-})
-
-afterAll(() => testSandbox?.stop())
-
-/** The test app's container (set when the runner hands it over). */
-let appContainer: () => MedusaContainer = () => {
-  throw new Error("the test app is not running")
+  return seed
 }
 
-/** The sandbox's typed control client (src/sandbox/README.md) acting as the shop. */
-function control(): SandboxControl {
-  return controlOf(sandbox, shop)
-}
-
-/** The shopper pays the invoice (in full unless `options` say otherwise) and the sandbox delivers its callbacks. */
-async function payAndDeliver(txnId: string, options: PayOptions = {}): Promise<void> {
-  await control().pay(txnId, options)
-  await callbacksDeliveredAndProcessed(sandbox, appContainer())
-}
+// Declared before the runner's own beforeAll, which boots the app with the environment set here.
+const gateway = useTestGateway({ whiteLabel: false, seed: seedWithoutIsk(), env: { MPC_TEST_GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS), MPC_TEST_PAY_REST_HOURS: "0" } })
 
 /** Two hours of sandbox time pass, longer than any invoice lives, and the sandbox delivers its callbacks. */
 async function outliveTheInvoice(): Promise<void> {
-  await control().advanceClock(7200)
-  await callbacksDeliveredAndProcessed(sandbox, appContainer())
+  await gateway.control().advanceClock(7200)
+  await gateway.delivered()
 }
 
 /** A new store whose cart's crypto checkout has started. */
@@ -76,26 +58,14 @@ async function startedCheckout(container: MedusaContainer, api: AxiosInstance): 
   return { store, ...(await startCryptoCheckout(api, store)) }
 }
 
-async function paymentStatus(api: AxiosInstance, store: CryptoStore) {
-  const response = await api.get(`/store/crypto/payment-status?cart_id=${store.cartId}`, { headers: storefrontHeaders(store) })
-  return response.data
-}
-
 /** The invoices the gateway holds for an order number (spec §4.3 search). */
 async function gatewayInvoiceIds(search: string): Promise<string[]> {
-  const client = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
-  const page = await client.operations.list({ search, type: "invoice" })
+  const page = await gateway.client().operations.list({ search, type: "invoice" })
   return page.operations.map((operation) => operation.id)
 }
 
 async function gatewayInvoices(search: string): Promise<number> {
   return (await gatewayInvoiceIds(search)).length
-}
-
-async function orderStatus(container: MedusaContainer, orderId: string): Promise<string> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
-  return String(data[0]?.status)
 }
 
 async function paymentsForSession(container: MedusaContainer, sessionId: string) {
@@ -126,22 +96,9 @@ async function storedCallbacks(container: MedusaContainer, filters: { txn_id?: s
   return data
 }
 
-/** Each capture's amount as the exact decimal Medusa stored (major units). */
-async function capturedAmounts(container: MedusaContainer, sessionId: string): Promise<string[]> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "payment", fields: ["captures.raw_amount"], filters: { payment_session_id: sessionId } })
-  return data.flatMap((payment) => (payment.captures ?? []).map((capture: { raw_amount: { value: string } }) => new Decimal(capture.raw_amount.value).toFixed()))
-}
-
 /** The merchant's admin setting (issue 5) that the status map reads on every sync. */
 async function setUnderpaidTolerance(container: MedusaContainer, percent: string): Promise<void> {
   await container.resolve<CryptoModuleService>(CRYPTO_MODULE).createCryptoSettings({ provider_id: CRYPTO_PROVIDER_ID, underpaid_tolerance_percent: percent })
-}
-
-/** The sandbox's view of an invoice (its control API): what is due, to how many decimals. */
-async function dueAt(txnId: string): Promise<{ total: Decimal; precision: number }> {
-  const invoice = await control().invoice(txnId)
-  return { total: new Decimal(invoice.invoice_total_sum), precision: invoice.precision }
 }
 
 /**
@@ -152,16 +109,16 @@ async function underpaidCheckout(container: MedusaContainer, api: AxiosInstance,
   const store = await createCryptoStore(container)
   await setUnderpaidTolerance(container, "5")
   const { sessionId, txnId } = await startCryptoCheckout(api, store)
-  const { total, precision } = await dueAt(txnId)
+  const { total, precision } = await gateway.dueAt(txnId)
   const paid = total.times(fraction).toDecimalPlaces(precision, Decimal.ROUND_DOWN)
-  await payAndDeliver(txnId, { amount: paid.toFixed() })
+  await gateway.payAndDeliver(txnId, { amount: paid.toFixed() })
   const [orderId] = await orderIdsForCart(container, store.cartId)
   return { store, sessionId, paid, orderId }
 }
 
 /** The delivery the sandbox recorded for an invoice in a status (spec §6.1 fields), from its delivery log. */
 async function recordedCallback(txnId: string, status: string): Promise<CallbackInputFields> {
-  const delivery = (await control().callbacks({ txnId })).find((candidate) => candidate.status === status)
+  const delivery = (await gateway.control().callbacks({ txnId })).find((candidate) => candidate.status === status)
   if (delivery === undefined) {
     throw new Error(`the sandbox recorded no ${status} callback for ${txnId}`)
   }
@@ -178,8 +135,8 @@ function postCallback(api: AxiosInstance, signed: SignedCallback): Promise<Axios
  * until our subscriber has processed it (the route answers before processing).
  */
 async function deliver(api: AxiosInstance, fields: CallbackInputFields): Promise<AxiosResponse> {
-  const answer = await postCallback(api, signCallback(fields, { secretKey: shop.secretKey, format: "json" }))
-  await callbacksProcessed(appContainer())
+  const answer = await postCallback(api, signCallback(fields, { secretKey: gateway.shop.secretKey, format: "json" }))
+  await callbacksProcessed(gateway.container())
   return answer
 }
 
@@ -190,15 +147,15 @@ function completeCart(api: AxiosInstance, store: CryptoStore): Promise<AxiosResp
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
-    appContainer = getContainer
+    gateway.bindApp(getContainer)
     describe("crypto checkout over the sandbox", () => {
       it("places the order and captures the payment when the shopper pays the invoice in full", async () => {
         const container = getContainer()
         const { store, sessionId, txnId, data } = await startedCheckout(container, api)
         expect(data).toMatchObject({ order_number: store.cartId, source_currency: "EUR", source_amount: "10.5" })
-        expect(JSON.stringify(data)).not.toContain(shop.secretKey)
+        expect(JSON.stringify(data)).not.toContain(gateway.shop.secretKey)
 
-        await payAndDeliver(txnId)
+        await gateway.payAndDeliver(txnId)
 
         const orderIds = await orderIdsForCart(container, store.cartId)
         expect(orderIds).toHaveLength(1)
@@ -267,7 +224,7 @@ medusaIntegrationTestRunner({
       it("returns the order the callback placed when the storefront completes the cart afterwards", async () => {
         const container = getContainer()
         const { store, txnId } = await startedCheckout(container, api)
-        await payAndDeliver(txnId)
+        await gateway.payAndDeliver(txnId)
         const [orderId] = await orderIdsForCart(container, store.cartId)
 
         const completed = await api.post(`/store/carts/${store.cartId}/complete`, {}, { headers: storefrontHeaders(store) })
@@ -298,11 +255,11 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
 
-        await control().pay(txnId)
+        await gateway.control().pay(txnId)
         // The sandbox has queued its own delivery; the same signed content goes ten more times.
-        const signed = signCallback(await recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "json" })
+        const signed = signCallback(await recordedCallback(txnId, "completed"), { secretKey: gateway.shop.secretKey, format: "json" })
         const answers = await Promise.all(Array.from({ length: 10 }, () => postCallback(api, signed)))
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
 
         expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
         expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
@@ -319,8 +276,8 @@ medusaIntegrationTestRunner({
       it("recognises the same callback redelivered as multipart form data", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        await payAndDeliver(txnId)
-        const form = signCallback(await recordedCallback(txnId, "completed"), { secretKey: shop.secretKey, format: "multipart" })
+        await gateway.payAndDeliver(txnId)
+        const form = signCallback(await recordedCallback(txnId, "completed"), { secretKey: gateway.shop.secretKey, format: "multipart" })
 
         const answer = await api.post("/hooks/crypto/crypto", form.body, { headers: { "content-type": form.contentType } })
 
@@ -344,7 +301,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
 
-        await payAndDeliver(txnId, { confirmations: 0 })
+        await gateway.payAndDeliver(txnId, { confirmations: 0 })
 
         const [orderId] = await orderIdsForCart(container, store.cartId)
         expect(orderId).toBeDefined()
@@ -354,8 +311,8 @@ medusaIntegrationTestRunner({
           invoice: { status: "pending", session_status: "pending_authorization" },
         })
 
-        await control().confirm(txnId)
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await gateway.control().confirm(txnId)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
         expect(await orderStatus(container, orderId)).toBe("pending")
@@ -369,10 +326,10 @@ medusaIntegrationTestRunner({
       it("captures the session amount and records the overpayment when the shopper pays too much", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        const { total, precision } = await dueAt(txnId)
+        const { total, precision } = await gateway.dueAt(txnId)
         const paid = total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP)
 
-        await payAndDeliver(txnId, { amount: paid.toFixed() })
+        await gateway.payAndDeliver(txnId, { amount: paid.toFixed() })
 
         const orderIds = await orderIdsForCart(container, store.cartId)
         expect(orderIds).toHaveLength(1)
@@ -436,7 +393,7 @@ medusaIntegrationTestRunner({
 
         await outliveTheInvoice()
 
-        expect((await control().invoice(txnId)).status).toBe("cancelled")
+        expect((await gateway.control().invoice(txnId)).status).toBe("cancelled")
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
           gateway_status: "cancelled",
           session_status: "canceled",
@@ -457,8 +414,8 @@ medusaIntegrationTestRunner({
         const { store, sessionId, txnId } = await startedCheckout(container, api)
         // The sandbox's clock ends an unpaid invoice as `cancelled` (NOTES.md); the real gateway documents
         // `expired` as "may not have been paid" (spec §3), so the gateway is told to end it there now.
-        const expired = await control().expire(txnId)
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        const expired = await gateway.control().expire(txnId)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
 
         expect([expired.status, expired.received]).toEqual(["expired", "0"])
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({
@@ -476,14 +433,14 @@ medusaIntegrationTestRunner({
       it("places one order with one capture when the storefront completes the cart while the callback is processed", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        await control().pay(txnId)
+        await gateway.control().pay(txnId)
 
         // The sandbox is delivering its callback now; a copy and the storefront's complete go at once.
         const recorded = await recordedCallback(txnId, "completed")
         const [first, callback] = await Promise.all([completeCart(api, store), deliver(api, recorded)])
         // Medusa answers 409 when its own completion of the cart is still running: a storefront retries.
         const completion = first.status === 409 ? await completeCart(api, store) : first
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
 
         expect(callback.status).toBe(200)
         const orderIds = await orderIdsForCart(container, store.cartId)
@@ -498,7 +455,7 @@ medusaIntegrationTestRunner({
       it("warns about a verified callback whose amount disagrees with the invoice and lets the gateway's re-read decide", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        const { total } = await dueAt(txnId)
+        const { total } = await gateway.dueAt(txnId)
         const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
         const warn = jest.spyOn(logger, "warn")
         const claimed = total.times(2).toFixed()
@@ -519,7 +476,7 @@ medusaIntegrationTestRunner({
           const warnings = warn.mock.calls.map(([message]) => String(message)).filter((message) => message.includes("does not match crypto invoice"))
           expect(warnings).toHaveLength(1)
           expect(warnings[0]).toContain(`invoice_total_sum "${claimed}" (invoice: "${total.toFixed()}")`)
-          expect(warnings[0]).not.toContain(shop.secretKey)
+          expect(warnings[0]).not.toContain(gateway.shop.secretKey)
         } finally {
           warn.mockRestore()
         }
@@ -531,9 +488,9 @@ medusaIntegrationTestRunner({
       it("follows the switched invoice when the shopper changes coin and pays", async () => {
         const container = getContainer()
         const { store, sessionId, txnId } = await startedCheckout(container, api)
-        const child = await control().switchCurrency(txnId, "LTC")
+        const child = await gateway.control().switchCurrency(txnId, "LTC")
 
-        await payAndDeliver(child.txn_id)
+        await gateway.payAndDeliver(child.txn_id)
 
         expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
         const payments = await paymentsForSession(container, sessionId)
@@ -558,22 +515,22 @@ medusaIntegrationTestRunner({
 
       it("never offers a coin the shop disabled at the gateway (its hidden flag)", async () => {
         // A fiat no other case lists, so the 60 s currency cache holds no list made before the change.
-        const store = await createCryptoStore(getContainer(), "chf")
-        const { enabled_psys_cids: enabled } = await control().shopSettings({})
-        await control().shopSettings({ enabledPsysCids: enabled.filter((coin) => coin !== "ETH") })
+        const store = await createCryptoStore(getContainer(), { currency: "chf" })
+        const { enabled_psys_cids: enabled } = await gateway.control().shopSettings({})
+        await gateway.control().shopSettings({ enabledPsysCids: enabled.filter((coin) => coin !== "ETH") })
         try {
           const response = await api.get(`/store/crypto/currencies?cart_id=${store.cartId}`, { headers: storefrontHeaders(store) })
           const offered = response.data.currencies.map((coin: { psys_cid: string }) => coin.psys_cid)
           expect(offered).toContain("BTC")
           expect(offered).not.toContain("ETH")
         } finally {
-          await control().shopSettings({ enabledPsysCids: enabled })
+          await gateway.control().shopSettings({ enabledPsysCids: enabled })
         }
       })
 
       it("refuses the store's currency with a clear error when the gateway does not support it, creating nothing", async () => {
         const container = getContainer()
-        const store = await createCryptoStore(container, "isk")
+        const store = await createCryptoStore(container, { currency: "isk" })
 
         const failure = await requestFailure(startCryptoCheckout(api, store))
 
@@ -601,7 +558,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const collectionId = await createPaymentCollection(api, store)
-        await control().fault({ path: "/api/v1/invoices/new", mode: "5xx", count: 3 })
+        await gateway.control().fault({ path: "/api/v1/invoices/new", mode: "5xx", count: 3 })
 
         const failure = await requestFailure(createCryptoSession(api, store, collectionId))
         const retried = await createCryptoSession(api, store, collectionId)
@@ -619,14 +576,14 @@ medusaIntegrationTestRunner({
         const collectionId = await createPaymentCollection(api, store)
         // Every attempt of the client (3 with its retries) is taken by the gateway and never
         // answered within the client's timeout: the worst case, an invoice that exists unseen.
-        await control().fault({ path: "/api/v1/invoices/new", mode: "timeout", count: 3, ms: GATEWAY_TIMEOUT_MS * 3 })
+        await gateway.control().fault({ path: "/api/v1/invoices/new", mode: "timeout", count: 3, ms: GATEWAY_TIMEOUT_MS * 3 })
 
         const failure = await requestFailure(createCryptoSession(api, store, collectionId))
         const retried = await createCryptoSession(api, store, collectionId)
 
         expect(failure.status).toBe(500)
         expect(failure.message).toMatch(/Creating the crypto invoice: the crypto gateway did not answer in time; try again/)
-        expect(failure.message).not.toContain(shop.secretKey)
+        expect(failure.message).not.toContain(gateway.shop.secretKey)
         expect(retried.data.order_number).toBe(store.cartId)
         expect(await gatewayInvoiceIds(store.cartId)).toEqual([retried.data.txn_id])
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ order_number: store.cartId, txn_id: retried.data.txn_id, session_status: "pending" })
@@ -634,12 +591,12 @@ medusaIntegrationTestRunner({
 
       describe("with the sandbox's callback deliveries stopped", () => {
         // From here on the sandbox records callbacks but sends none: the tests deliver them.
-        beforeAll(() => control().dropCallbacks({ count: 1000 }))
+        beforeAll(() => gateway.control().dropCallbacks({ count: 1000 }))
 
         it("recovers a payment whose callback was lost when the reconciliation runs", async () => {
           const container = getContainer()
           const { store, sessionId, txnId } = await startedCheckout(container, api)
-          await control().pay(txnId)
+          await gateway.control().pay(txnId)
           expect(await orderIdsForCart(container, store.cartId)).toEqual([])
 
           const { result } = await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
@@ -655,8 +612,8 @@ medusaIntegrationTestRunner({
         it("applies a completed callback that arrives first, and the stale pending and new ones after it change nothing", async () => {
           const container = getContainer()
           const { store, sessionId, txnId } = await startedCheckout(container, api)
-          await control().pay(txnId, { confirmations: 0 })
-          await control().confirm(txnId)
+          await gateway.control().pay(txnId, { confirmations: 0 })
+          await gateway.control().confirm(txnId)
           const pending = await recordedCallback(txnId, "pending")
           const completed = await recordedCallback(txnId, "completed")
           // The gateway sends no callback for a new invoice (spec §6): this one is what a very late

@@ -1,4 +1,4 @@
-// The set-up both HTTP test files share: the gateway sandbox the test app talks to, a store that takes
+// The set-up the HTTP test files share: the gateway sandbox the test app talks to, a store that takes
 // crypto, and a storefront's crypto checkout. Each file still boots one Medusa app
 // (medusaIntegrationTestRunner); these helpers only create data in it and call it as a storefront would.
 import { createServer } from "node:net"
@@ -14,7 +14,11 @@ import {
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/medusa/core-flows"
 import { isAxiosError, type AxiosInstance } from "axios"
-import { startSandbox, type RunningSandbox, type SandboxControl, type SandboxShop, type Seed } from "../../src/sandbox"
+import { Decimal } from "decimal.js"
+import { GatewayClient } from "../../src/gateway"
+import { CRYPTO_MODULE } from "../../src/modules/crypto"
+import type CryptoModuleService from "../../src/modules/crypto/service"
+import { startSandbox, type PayOptions, type RunningSandbox, type SandboxControl, type SandboxShop, type Seed } from "../../src/sandbox"
 
 /** Our provider as the test app registers it (integration-tests/app/medusa-config.ts, id "crypto"). */
 export const CRYPTO_PROVIDER_ID = "pp_crypto_crypto"
@@ -39,15 +43,31 @@ export interface TestSandboxOptions {
   whiteLabel: boolean
   /** More variables the test app reads when it boots (timeouts of the provider and the admin routes). */
   env?: Record<string, string>
-  /** The gateway the sandbox plays, in its seed format (default: the bundled seed, `defaultSeed()`). */
-  seed?: Seed
+  /**
+   * The gateway the sandbox plays, in its seed format (default: the bundled seed, `defaultSeed()`).
+   * A function is given the test app's URL first, for a seed whose shops call the app back.
+   */
+  seed?: Seed | ((appUrl: string) => Seed)
+  /** How long `pending internal` lasts, in real seconds (default INTERNAL_TRANSFER_SECONDS). */
+  internalTransferSeconds?: number
+  /** Also gives the app the seeded plain shop `shop_plain_demo`, for its second provider entry (integration-tests/app). */
+  plainShop?: boolean
+  /** Points the shop's Status URL at the app's callback route, as a merchant does in the shop settings: deposit callbacks (spec §6.2) go there. */
+  statusUrlToApp?: boolean
 }
 
 export interface TestSandbox {
   sandbox: RunningSandbox
   shop: SandboxShop
+  /** The seeded plain shop, when `plainShop` asked for it. */
+  plainShop?: SandboxShop
   /** Stops the sandbox and gives the process back the environment it had before the start. */
   stop: () => Promise<void>
+}
+
+/** The plugin's callback route in the test app at `appUrl` (the URL the provider gives the gateway, JSON callbacks). */
+export function callbackRouteOf(appUrl: string): string {
+  return `${appUrl}/hooks/crypto/crypto?json=true`
 }
 
 /**
@@ -58,30 +78,126 @@ export interface TestSandbox {
  */
 export async function startTestSandbox(options: TestSandboxOptions): Promise<TestSandbox> {
   const savedEnv = { ...process.env }
+  // A seed that calls the app back needs the app's port before the sandbox starts; otherwise the port
+  // is taken once the sandbox listens, so the two cannot be given the same one.
+  const earlyPort = typeof options.seed === "function" ? await freePort() : undefined
+  const seed = typeof options.seed === "function" ? options.seed(`http://localhost:${earlyPort}`) : options.seed
   // `pending internal` lasts a real INTERNAL_TRANSFER_SECONDS; the sandbox's ticker (every second)
   // ends it and sends the callback without any request (src/sandbox/README.md, "Life cycle").
-  const sandbox = await startSandbox({ port: 0, internalTransferSeconds: INTERNAL_TRANSFER_SECONDS, seed: options.seed })
+  const sandbox = await startSandbox({ port: 0, internalTransferSeconds: options.internalTransferSeconds ?? INTERNAL_TRANSFER_SECONDS, seed })
   const shop = sandbox.shops.find((candidate) => candidate.whiteLabel === options.whiteLabel)
-  if (shop === undefined) {
+  const plainShop = options.plainShop === true ? sandbox.shops.find((candidate) => !candidate.whiteLabel && candidate.id === "shop_plain_demo") : undefined
+  if (shop === undefined || (options.plainShop === true && plainShop === undefined)) {
     await sandbox.close()
-    throw new Error(`the sandbox seed has no ${options.whiteLabel ? "white-label shop" : "shop without white-label"}`)
+    throw new Error(`the sandbox seed has no ${shop === undefined ? (options.whiteLabel ? "white-label shop" : "shop without white-label") : "shop_plain_demo"}`)
   }
-  const port = await freePort()
+  const port = earlyPort ?? (await freePort())
   Object.assign(process.env, {
     PORT: String(port),
     MPC_TEST_BACKEND_URL: `http://localhost:${port}`,
     MPC_TEST_GATEWAY_URL: sandbox.url,
     MPC_TEST_GATEWAY_API_KEY: shop.secretKey,
     ...options.env,
+    // Read by integration-tests/app/medusa-config.ts for the app's second provider entry.
+    ...(plainShop === undefined ? {} : { MPC_TEST_PLAIN_GATEWAY_API_KEY: plainShop.secretKey }),
   })
-  return {
-    sandbox,
-    shop,
-    stop: async () => {
-      await sandbox.close()
-      process.env = savedEnv
+  const stop = async () => {
+    await sandbox.close()
+    process.env = savedEnv
+  }
+  if (options.statusUrlToApp === true) {
+    try {
+      await controlOf(sandbox, shop).shopSettings({ statusUrl: callbackRouteOf(`http://localhost:${port}`) })
+    } catch (error) {
+      await stop()
+      throw error
+    }
+  }
+  return { sandbox, shop, plainShop, stop }
+}
+
+/**
+ * The gateway a spec file's tests run against (the sandbox, started by `useTestGateway`) and the
+ * test app once the runner hands it over. Every getter and call throws a clear error before then.
+ */
+export interface TestGateway {
+  /** The running sandbox. */
+  readonly sandbox: RunningSandbox
+  /** The seeded shop whose key the app uses. */
+  readonly shop: SandboxShop
+  /** The seeded plain shop the app's second provider entry uses (only with `plainShop: true`). */
+  readonly plainShop: SandboxShop
+  /** The sandbox's control client acting as the shop. */
+  control(): SandboxControl
+  /** The gateway client (the plugin's own) of `shop` (default: the app's shop), one per shop for the file. */
+  client(shop?: SandboxShop): GatewayClient
+  /** Binds the test app: call it with the runner's `getContainer` in `testSuite`. */
+  bindApp(getContainer: () => MedusaContainer): void
+  /** The test app's container (after `bindApp`). */
+  container(): MedusaContainer
+  /** The sandbox has delivered every callback it queued and the app has processed them (callbacksDeliveredAndProcessed). */
+  delivered(): Promise<void>
+  /** The shopper pays the invoice (in full unless `options` say otherwise) and the sandbox delivers its callbacks. */
+  payAndDeliver(txnId: string, options?: PayOptions): Promise<void>
+  /** What is due on an invoice, to how many decimals its coin goes and the coin, as the sandbox's control API shows it. */
+  dueAt(txnId: string): Promise<{ total: Decimal; precision: number; psysCid: string }>
+}
+
+/**
+ * Starts the gateway sandbox before the file's test app boots and stops it after the file: call it
+ * at the top level, before `medusaIntegrationTestRunner`, so that its `beforeAll` (which sets the
+ * environment the app boots with) runs before the runner's own.
+ */
+export function useTestGateway(options: TestSandboxOptions): TestGateway {
+  let started: TestSandbox | undefined
+  let appContainer: (() => MedusaContainer) | undefined
+  const clients = new Map<string, GatewayClient>()
+  beforeAll(async () => {
+    started = await startTestSandbox(options)
+  })
+  afterAll(() => started?.stop())
+  const running = (): TestSandbox => {
+    if (started === undefined) throw new Error("the gateway sandbox is not running (useTestGateway starts it in beforeAll)")
+    return started
+  }
+  const gateway: TestGateway = {
+    get sandbox() {
+      return running().sandbox
+    },
+    get shop() {
+      return running().shop
+    },
+    get plainShop() {
+      const { plainShop } = running()
+      if (plainShop === undefined) throw new Error("no plain shop: start the gateway with plainShop: true")
+      return plainShop
+    },
+    control: () => controlOf(gateway.sandbox, gateway.shop),
+    client: (shop = gateway.shop) => {
+      const known = clients.get(shop.id)
+      if (known !== undefined) return known
+      const client = new GatewayClient({ baseUrl: gateway.sandbox.url, apiKey: shop.secretKey })
+      clients.set(shop.id, client)
+      return client
+    },
+    bindApp: (getContainer) => {
+      appContainer = getContainer
+    },
+    container: () => {
+      if (appContainer === undefined) throw new Error("the test app is not running (bind it with bindApp(getContainer))")
+      return appContainer()
+    },
+    delivered: () => callbacksDeliveredAndProcessed(gateway.sandbox, gateway.container()),
+    payAndDeliver: async (txnId, payOptions = {}) => {
+      await gateway.control().pay(txnId, payOptions)
+      await gateway.delivered()
+    },
+    dueAt: async (txnId) => {
+      const invoice = await gateway.control().invoice(txnId)
+      return { total: new Decimal(invoice.invoice_total_sum), precision: invoice.precision, psysCid: invoice.psys_cid }
     },
   }
+  return gateway
 }
 
 /** The sandbox's typed control client (src/sandbox/README.md, "Control API") acting as `shop`. */
@@ -96,11 +212,29 @@ export interface CryptoStore {
   variantId: string
 }
 
+/** What createCryptoStore makes; without options, a 10.50 EUR product in a region of country DE. */
+export interface CryptoStoreOptions {
+  /** The region's and the cart's currency (default eur). */
+  currency?: string
+  /** The product's price in major units, exactly as Medusa stores it (default 10.50). */
+  price?: number | string
+  /** The cart's e-mail (default shopper@example.com). */
+  email?: string
+  /**
+   * A region without a country and a product titled after its sales channel, so that any number of
+   * stores share one test database: a country belongs to one region, a product's handle comes from
+   * its title. Without it the region takes country DE (one such store per test).
+   */
+  manyPerDatabase?: boolean
+}
+
 /**
- * A sales channel with a publishable key, a region in `currency` (country DE) that takes crypto, a
- * product at 10.50 and a cart with one of it. Every call makes a new store, so tests do not share carts.
+ * A sales channel with a publishable key, a region in the currency that takes crypto, a product and a
+ * cart with one of it. Every call makes a new store, so tests do not share carts.
  */
-export async function createCryptoStore(container: MedusaContainer, currency = "eur"): Promise<CryptoStore> {
+export async function createCryptoStore(container: MedusaContainer, options: CryptoStoreOptions = {}): Promise<CryptoStore> {
+  const currency = options.currency ?? "eur"
+  const many = options.manyPerDatabase === true
   const {
     result: [channel],
   } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Web" }] } })
@@ -111,7 +245,7 @@ export async function createCryptoStore(container: MedusaContainer, currency = "
   const {
     result: [region],
   } = await createRegionsWorkflow(container).run({
-    input: { regions: [{ name: "Europe", currency_code: currency, countries: ["de"], payment_providers: [CRYPTO_PROVIDER_ID] }] },
+    input: { regions: [{ name: many ? `Region ${currency}` : "Europe", currency_code: currency, countries: many ? [] : ["de"], payment_providers: [CRYPTO_PROVIDER_ID] }] },
   })
   const {
     result: [product],
@@ -119,10 +253,10 @@ export async function createCryptoStore(container: MedusaContainer, currency = "
     input: {
       products: [
         {
-          title: "Crypto mug",
+          title: many ? `Crypto mug ${channel.id}` : "Crypto mug",
           status: "published",
           options: [{ title: "Size", values: ["One"] }],
-          variants: [{ title: "One", options: { Size: "One" }, manage_inventory: false, prices: [{ amount: 10.5, currency_code: currency }] }],
+          variants: [{ title: "One", options: { Size: "One" }, manage_inventory: false, prices: [{ amount: options.price ?? 10.5, currency_code: currency }] }],
           sales_channels: [{ id: channel.id }],
         },
       ],
@@ -132,7 +266,7 @@ export async function createCryptoStore(container: MedusaContainer, currency = "
     input: {
       region_id: region.id,
       sales_channel_id: channel.id,
-      email: "shopper@example.com",
+      email: options.email ?? "shopper@example.com",
       currency_code: currency,
       items: [{ variant_id: product.variants[0].id, quantity: 1 }],
     },
@@ -262,3 +396,93 @@ export async function adminHeaders(container: MedusaContainer): Promise<{ header
   )
   return { headers: { authorization: `Bearer ${token}` } }
 }
+
+/** An admin's headers, as axios takes them (`api.get(url, auth)`). */
+export interface AdminAuth {
+  headers: Record<string, string>
+}
+
+/**
+ * A new admin user's headers before each test of the suite (a `beforeEach` it registers where it is
+ * called), and the admin settings `settings` posted with them, when given. The object is the same
+ * for the whole suite; its headers are the current test's.
+ */
+export function useAdminAuth(getContainer: () => MedusaContainer, options: { api?: AxiosInstance; settings?: Record<string, unknown> } = {}): AdminAuth {
+  const auth: AdminAuth = { headers: {} }
+  beforeEach(async () => {
+    auth.headers = (await adminHeaders(getContainer())).headers
+    if (options.settings !== undefined) {
+      if (options.api === undefined) throw new Error("useAdminAuth: settings need the api to post them with")
+      await options.api.post("/admin/crypto/settings", options.settings, auth)
+    }
+  })
+  return auth
+}
+
+/** A 10.50 EUR order paid in ETH through the sandbox: the placed order's id. */
+export async function orderPaidInCrypto(gateway: TestGateway, container: MedusaContainer, api: AxiosInstance): Promise<string> {
+  const store = await createCryptoStore(container)
+  const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+  await gateway.control().pay(txnId)
+  await callbacksDeliveredAndProcessed(gateway.sandbox, container)
+  const orderIds = await orderIdsForCart(container, store.cartId)
+  if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
+  return orderIds[0]
+}
+
+/** An order's status, as Medusa stores it. */
+export async function orderStatus(container: MedusaContainer, orderId: string): Promise<string> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
+  return String(data[0]?.status)
+}
+
+/** Each capture's amount of a session as the exact decimal Medusa stored (major units). */
+export async function capturedAmounts(container: MedusaContainer, sessionId: string): Promise<string[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "payment", fields: ["captures.raw_amount"], filters: { payment_session_id: sessionId } })
+  return data.flatMap((payment) => (payment.captures ?? []).map((capture: { raw_amount: { value: string } }) => new Decimal(capture.raw_amount.value).toFixed()))
+}
+
+/** Our invoice mirror's rows for a cart, oldest attempt first. */
+export async function mirrorOf(container: MedusaContainer, cartId: string) {
+  const rows = await container.resolve<CryptoModuleService>(CRYPTO_MODULE).listCryptoInvoices({ cart_id: cartId })
+  return [...rows].sort((a, b) => a.attempt - b.attempt)
+}
+
+/** A Needs-attention item as the admin route answers it. */
+export type AttentionItem = Record<string, unknown> & {
+  id: string
+  kind: string
+  amount: string | null
+  psys_cid: string | null
+  currency: string | null
+  evidence: Record<string, unknown>
+  subject_id: string
+}
+
+/** The open Needs-attention queue's first page as the admin reads it: `limit` items at most (the route's default without). */
+export async function attentionPage(api: AxiosInstance, auth: AdminAuth, limit?: number): Promise<{ items: AttentionItem[]; count: number }> {
+  const { data } = await api.get(limit === undefined ? "/admin/crypto/attention" : `/admin/crypto/attention?limit=${limit}`, auth)
+  return data
+}
+
+/** The open Needs-attention items of the queue's first page (see attentionPage). */
+export async function attentionItems(api: AxiosInstance, auth: AdminAuth, limit?: number): Promise<AttentionItem[]> {
+  return (await attentionPage(api, auth, limit)).items
+}
+
+/** A new, well-formed (unchecked) Ethereum address, as the sandbox accepts for a withdrawal. */
+export const ethAddress = (): string => `0x${randomBytes(20).toString("hex")}`
+
+/** A new idempotency key. */
+export const newKey = (): string => `key-${randomBytes(8).toString("hex")}`
+
+/** GET /store/crypto/payment-status for the store's cart, as the storefront kit polls it: the answer's body. */
+export async function paymentStatus(api: AxiosInstance, store: CryptoStore): Promise<Record<string, unknown>> {
+  const { data } = await api.get(`/store/crypto/payment-status?cart_id=${encodeURIComponent(store.cartId)}`, { headers: storefrontHeaders(store) })
+  return data
+}
+
+/** A withdrawal of `amount` ETH to `address`, as the admin API takes it (POST /admin/crypto/withdrawals). */
+export const withdrawal = (address: string, amount = "0.01", key = newKey()) => ({ idempotency_key: key, psys_cid: "ETH", recipients: [{ address, amount }], fee_plan: "normal" })

@@ -11,22 +11,25 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
-import { defaultSeed, startSandbox, type RunningSandbox, type SandboxControl, type SandboxShop } from "../../src/sandbox"
+import { defaultSeed } from "../../src/sandbox"
 import { createWorkflow, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import { prepareCryptoAttentionRefundStep, type CreateCryptoAttentionRefundInput } from "../../src/workflows/admin/steps/prepare-crypto-attention-refund"
 import { reserveCryptoWithdrawalStep, type ReserveCryptoWithdrawalInput } from "../../src/workflows/admin/steps/reserve-crypto-withdrawal"
 import { resolveCryptoModule } from "../../src/modules/crypto"
 import {
-  adminHeaders,
+  attentionItems,
+  callbackRouteOf,
   callbacksProcessed,
   createCryptoStore,
-  freePort,
   orderIdsForCart,
   requestFailure,
   startCryptoCheckout,
   storefrontHeaders,
-  type CryptoStore,
+  useAdminAuth,
+  useTestGateway,
+  type AdminAuth,
+  type AttentionItem,
 } from "./helpers"
 
 jest.setTimeout(240_000)
@@ -34,45 +37,23 @@ jest.setTimeout(240_000)
 /** Longer than any invoice lifetime (at most 10 days): an unpaid invoice expires. */
 const PAST_EXPIRY_SECONDS = 11 * 24 * 3600
 
-let sandbox: RunningSandbox
-let shop: SandboxShop
-let savedEnv: NodeJS.ProcessEnv
-
-// As startTestSandbox (helpers.ts), with the shops' Status and Success URLs set to the app's
-// callback route: deposit callbacks go there and nowhere else (spec §6.2).
-beforeAll(async () => {
-  savedEnv = { ...process.env }
-  const port = await freePort()
-  const hook = `http://localhost:${port}/hooks/crypto/crypto?json=true`
-  const seed = defaultSeed()
-  for (const seeded of seed.shops) {
-    seeded.status_url = hook
-    seeded.success_url = `${hook}&target=success`
-  }
-  sandbox = await startSandbox({ port: 0, internalTransferSeconds: 60, seed })
-  const found = sandbox.shops.find((candidate) => candidate.whiteLabel)
-  if (found === undefined) throw new Error("the sandbox seed has no white-label shop")
-  shop = found
-  Object.assign(process.env, {
-    PORT: String(port),
-    MPC_TEST_BACKEND_URL: `http://localhost:${port}`,
-    MPC_TEST_GATEWAY_URL: sandbox.url,
-    MPC_TEST_GATEWAY_API_KEY: shop.secretKey,
-    MPC_TEST_WHITE_LABEL: "true",
-  })
+// The white-label shop, with the shops' Status and Success URLs set to the app's callback route in the
+// seed: deposit callbacks go there and nowhere else (spec §6.2). `pending internal` lasts 60 s (the
+// sandbox's default), longer than a test waits: here it ends when a test moves the sandbox's clock.
+const gateway = useTestGateway({
+  whiteLabel: true,
+  env: { MPC_TEST_WHITE_LABEL: "true" },
+  internalTransferSeconds: 60,
+  seed: (appUrl) => {
+    const hook = callbackRouteOf(appUrl)
+    const seed = defaultSeed()
+    for (const seeded of seed.shops) {
+      seeded.status_url = hook
+      seeded.success_url = `${hook}&target=success`
+    }
+    return seed
+  },
 })
-
-afterAll(async () => {
-  await sandbox?.close()
-  process.env = savedEnv
-})
-
-const control = (): SandboxControl => sandbox.control.as(shop.secretKey)
-
-/** The test app's container (set when the runner hands it over). */
-let appContainer: () => MedusaContainer = () => {
-  throw new Error("the test app is not running")
-}
 
 /**
  * The sandbox delivered what it queued and the plugin processed it. Not the shared helper, which
@@ -80,27 +61,27 @@ let appContainer: () => MedusaContainer = () => {
  * sandbox's clock.
  */
 async function settle(): Promise<void> {
-  await sandbox.callbacksIdle()
-  await callbacksProcessed(appContainer())
+  await gateway.sandbox.callbacksIdle()
+  await callbacksProcessed(gateway.container())
 }
 
 /** The reconciliation job's workflow, for everything, now (the job waits a few minutes). */
 async function reconcile(): Promise<void> {
-  await reconcileCryptoPaymentsWorkflow(appContainer()).run({ input: { older_than_seconds: 0 } })
+  await reconcileCryptoPaymentsWorkflow(gateway.container()).run({ input: { older_than_seconds: 0 } })
   await settle()
 }
 
 /** Every delivery of `ref` the sandbox lost, delivered again now. */
 async function redeliverDropped(ref: string): Promise<number> {
-  const dropped = (await control().callbacks({ txnId: ref })).filter((delivery) => delivery.state === "dropped")
-  for (const delivery of dropped) await control().redeliver(delivery.id)
+  const dropped = (await gateway.control().callbacks({ txnId: ref })).filter((delivery) => delivery.state === "dropped")
+  for (const delivery of dropped) await gateway.control().redeliver(delivery.id)
   await settle()
   return dropped.length
 }
 
 /** Every delivery of `ref`, delivered once more now (a gateway that repeats itself). */
 async function redeliverAll(ref: string): Promise<void> {
-  for (const delivery of await control().callbacks({ txnId: ref })) await control().redeliver(delivery.id)
+  for (const delivery of await gateway.control().callbacks({ txnId: ref })) await gateway.control().redeliver(delivery.id)
   await settle()
 }
 
@@ -114,16 +95,9 @@ function part(session: { data: Record<string, unknown> }, fraction: string): str
   return new Decimal(dueOf(session)).times(fraction).toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed()
 }
 
-type Item = { id: string; kind: string; amount: string | null; psys_cid: string | null; currency: string | null; evidence: Record<string, unknown>; subject_id: string }
-
-async function attentionItems(api: AxiosInstance, auth: { headers: Record<string, string> }): Promise<Item[]> {
-  const { data } = await api.get("/admin/crypto/attention?limit=100", auth)
-  return data.items
-}
-
 /** The open attention items about one invoice (by its gateway txn_id) or pay_in. */
-async function itemsAbout(api: AxiosInstance, auth: { headers: Record<string, string> }, txnId: string): Promise<Item[]> {
-  return (await attentionItems(api, auth)).filter((item) => item.evidence.txn_id === txnId)
+async function itemsAbout(api: AxiosInstance, auth: AdminAuth, txnId: string): Promise<AttentionItem[]> {
+  return (await attentionItems(api, auth, 100)).filter((item) => item.evidence.txn_id === txnId)
 }
 
 async function invoiceRow(container: MedusaContainer, cartId: string, txnId: string): Promise<Record<string, unknown>> {
@@ -147,12 +121,8 @@ const reserveWithdrawal = createWorkflow("test-reserve-withdrawal", (input: Rese
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
-    appContainer = getContainer
-    let auth: { headers: Record<string, string> }
-    beforeEach(async () => {
-      auth = await adminHeaders(getContainer())
-      await api.post("/admin/crypto/settings", { order_on_detection: true, underpaid_tolerance_percent: "0" }, auth)
-    })
+    gateway.bindApp(getContainer)
+    const auth = useAdminAuth(getContainer, { api, settings: { order_on_detection: true, underpaid_tolerance_percent: "0" } })
 
     async function depositAddress(uid: string): Promise<string> {
       const created = await api.post("/admin/crypto/deposits", { uid, psys_cid: "LTC" }, auth)
@@ -165,10 +135,10 @@ medusaIntegrationTestRunner({
         const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `payer-${randomBytes(4).toString("hex")}@example.com` })
         const hash = await depositAddress(customer.id)
 
-        await control().dropCallbacks({ count: 2, event: "pay_in" })
-        const payIn = await control().payDeposit(hash, { amount: "0.7" })
+        await gateway.control().dropCallbacks({ count: 2, event: "pay_in" })
+        const payIn = await gateway.control().payDeposit(hash, { amount: "0.7" })
         await settle()
-        const deliveries = await control().callbacks({ txnId: payIn.id })
+        const deliveries = await gateway.control().callbacks({ txnId: payIn.id })
         expect(deliveries.map((delivery) => delivery.state)).toEqual(["dropped", "dropped"])
         const before = await api.get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
         expect(before.data.totals).toEqual([])
@@ -180,7 +150,7 @@ medusaIntegrationTestRunner({
         expect(recovered.data.totals).toEqual([{ psys_cid: "LTC", currency: "LTC", confirmed: "0.7", pending: "0", count: 1 }])
         expect(recovered.data.pay_ins).toEqual([expect.objectContaining({ txn_id: payIn.id, amount: "0.7", psys_cid: "LTC", wallet_hash: hash, deposit_uid: customer.id, recovered: true })])
 
-        await control().advanceClock(3 * 3600)
+        await gateway.control().advanceClock(3 * 3600)
         expect(await redeliverDropped(payIn.id)).toBe(2)
         await reconcile()
 
@@ -188,23 +158,23 @@ medusaIntegrationTestRunner({
         expect(after.data.totals).toEqual([{ psys_cid: "LTC", currency: "LTC", confirmed: "0.7", pending: "0", count: 1 }])
         const listed = await api.get(`/admin/crypto/deposits/callbacks?uid=${customer.id}`, auth)
         expect(listed.data.callbacks.map((row: { txn_id: string }) => row.txn_id)).toEqual([payIn.id, payIn.id])
-        expect((await attentionItems(api, auth)).filter((item) => item.kind === "unmatched_pay_in" && item.evidence.txn_id === payIn.id)).toEqual([])
+        expect((await attentionItems(api, auth, 100)).filter((item) => item.kind === "unmatched_pay_in" && item.evidence.txn_id === payIn.id)).toEqual([])
       })
 
       it("reads back the completion of a deposit seen pending whose completed callbacks were lost, though the list no longer reaches it", async () => {
         const container = getContainer()
         const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `slow-${randomBytes(4).toString("hex")}@example.com` })
         const hash = await depositAddress(customer.id)
-        const seen = await control().payDeposit(hash, { amount: "0.4", confirmations: 0 })
+        const seen = await gateway.control().payDeposit(hash, { amount: "0.4", confirmations: 0 })
         await settle()
         await reconcile()
-        await control().advanceClock(3600)
-        await control().payDeposit(hash, { amount: "0.1" })
+        await gateway.control().advanceClock(3600)
+        await gateway.control().payDeposit(hash, { amount: "0.1" })
         await settle()
         await reconcile()
 
-        await control().dropCallbacks({ count: 2, event: "pay_in" })
-        expect((await control().payDeposit(hash, { txid: seen.txid, confirmations: 6 })).status).toBe("completed")
+        await gateway.control().dropCallbacks({ count: 2, event: "pay_in" })
+        expect((await gateway.control().payDeposit(hash, { txid: seen.txid, confirmations: 6 })).status).toBe("completed")
         await settle()
         const pending = await api.get(`/admin/crypto/customers/${customer.id}/deposits`, auth)
         expect(pending.data.totals).toEqual([{ psys_cid: "LTC", currency: "LTC", confirmed: "0.1", pending: "0.4", count: 2 }])
@@ -217,8 +187,8 @@ medusaIntegrationTestRunner({
 
       it("raises a lost deposit to an address of no customer as unmatched_pay_in with its amount and coin, once", async () => {
         const hash = await depositAddress(`stranger-${randomBytes(4).toString("hex")}`)
-        await control().dropCallbacks({ count: 2, event: "pay_in" })
-        const payIn = await control().payDeposit(hash, { amount: "1.5" })
+        await gateway.control().dropCallbacks({ count: 2, event: "pay_in" })
+        const payIn = await gateway.control().payDeposit(hash, { amount: "1.5" })
         await settle()
         expect(await itemsAbout(api, auth, payIn.id)).toEqual([])
 
@@ -226,7 +196,7 @@ medusaIntegrationTestRunner({
         const raised = [expect.objectContaining({ kind: "unmatched_pay_in", amount: "1.5", psys_cid: "LTC", currency: "LTC", evidence: expect.objectContaining({ wallet_hash: hash }) })]
         expect(await itemsAbout(api, auth, payIn.id)).toEqual(raised)
 
-        await control().advanceClock(3 * 3600)
+        await gateway.control().advanceClock(3 * 3600)
         expect(await redeliverDropped(payIn.id)).toBe(2)
         await reconcile()
         expect(await itemsAbout(api, auth, payIn.id)).toEqual(raised)
@@ -240,15 +210,15 @@ medusaIntegrationTestRunner({
         const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         const { txnId } = session
         const first = part(session, "0.5")
-        await control().pay(txnId, { amount: first })
+        await gateway.control().pay(txnId, { amount: first })
         await settle()
-        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await gateway.control().advanceClock(PAST_EXPIRY_SECONDS)
         await settle()
         const rest = new Decimal(dueOf(session)).minus(first)
         const late = rest.times("0.5").toDecimalPlaces(8, Decimal.ROUND_DOWN)
-        await control().pay(txnId, { amount: late.toFixed() })
+        await gateway.control().pay(txnId, { amount: late.toFixed() })
         await settle()
-        await control().pay(txnId, { amount: rest.minus(late).toFixed() })
+        await gateway.control().pay(txnId, { amount: rest.minus(late).toFixed() })
         await settle()
         await reconcile()
         await redeliverAll(txnId)
@@ -266,15 +236,15 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         const { txnId } = session
-        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await gateway.control().advanceClock(PAST_EXPIRY_SECONDS)
         await settle()
 
-        await control().dropCallbacks({ count: 1, txnId, event: "invoice" })
-        expect((await control().pay(txnId, {})).status).toBe("expired")
+        await gateway.control().dropCallbacks({ count: 1, txnId, event: "invoice" })
+        expect((await gateway.control().pay(txnId, {})).status).toBe("expired")
         await settle()
         expect(await itemsAbout(api, auth, txnId)).toEqual([])
 
-        await control().advanceClock(3 * 3600)
+        await gateway.control().advanceClock(3 * 3600)
         expect(await redeliverDropped(txnId)).toBe(1)
         await redeliverAll(txnId)
 
@@ -288,12 +258,12 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         const { txnId } = session
-        await control().pay(txnId, { error: true })
+        await gateway.control().pay(txnId, { error: true })
         await settle()
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
         expect(await itemsAbout(api, auth, txnId)).toEqual([expect.objectContaining({ kind: "invoice_error", amount: dueOf(session), psys_cid: "LTC", currency: "LTC" })])
 
-        await control().settle(txnId)
+        await gateway.control().settle(txnId)
         await settle()
         await redeliverAll(txnId)
 
@@ -309,9 +279,9 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         const { txnId } = session
-        await control().pay(txnId, {})
+        await gateway.control().pay(txnId, {})
         await settle()
-        expect((await control().pay(txnId, { amount: "0.01" })).status).toBe("mismatch")
+        expect((await gateway.control().pay(txnId, { amount: "0.01" })).status).toBe("mismatch")
         await settle()
         await redeliverAll(txnId)
         await reconcile()
@@ -326,10 +296,10 @@ medusaIntegrationTestRunner({
         const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         const { txnId } = session
         const first = part(session, "0.5")
-        await control().dropCallbacks({ count: 1, txnId, event: "invoice" })
-        await control().pay(txnId, { amount: first, confirmations: 0 })
-        await control().pay(txnId, {})
-        expect((await control().confirm(txnId)).status).toBe("completed")
+        await gateway.control().dropCallbacks({ count: 1, txnId, event: "invoice" })
+        await gateway.control().pay(txnId, { amount: first, confirmations: 0 })
+        await gateway.control().pay(txnId, {})
+        expect((await gateway.control().confirm(txnId)).status).toBe("completed")
         await settle()
         const [orderId] = await orderIdsForCart(container, store.cartId)
 
@@ -347,7 +317,7 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const first = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         await api.post(`/store/carts/${store.cartId}/line-items`, { variant_id: store.variantId, quantity: 1 }, { headers: storefrontHeaders(store) })
-        await control().pay(first.txnId, {})
+        await gateway.control().pay(first.txnId, {})
         await settle()
         await reconcile()
 
@@ -362,13 +332,13 @@ medusaIntegrationTestRunner({
         const first = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         await api.post(`/store/carts/${store.cartId}/line-items`, { variant_id: store.variantId, quantity: 1 }, { headers: storefrontHeaders(store) })
         const some = part(first, "0.25")
-        await control().pay(first.txnId, { amount: some })
+        await gateway.control().pay(first.txnId, { amount: some })
         await settle()
         expect(await invoiceRow(container, store.cartId, first.txnId)).toMatchObject({ session_status: "abandoned", gateway_status: "pending" })
         expect(await itemsAbout(api, auth, first.txnId)).toEqual([expect.objectContaining({ kind: "abandoned_invoice_payment", amount: some })])
 
-        await control().dropCallbacks({ count: 1, txnId: first.txnId, event: "invoice" })
-        expect((await control().pay(first.txnId, {})).status).toBe("completed")
+        await gateway.control().dropCallbacks({ count: 1, txnId: first.txnId, event: "invoice" })
+        expect((await gateway.control().pay(first.txnId, {})).status).toBe("completed")
         await settle()
         await reconcile()
 
@@ -386,9 +356,9 @@ medusaIntegrationTestRunner({
         const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         const headers = { headers: storefrontHeaders(store) }
         const first = part(session, "0.6")
-        await control().pay(session.txnId, { amount: first })
+        await gateway.control().pay(session.txnId, { amount: first })
         await settle()
-        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await gateway.control().advanceClock(PAST_EXPIRY_SECONDS)
         await settle()
         expect(await invoiceRow(container, store.cartId, session.txnId)).toMatchObject({ session_status: "canceled", gateway_status: "expired", received_amount: first })
         const [underpaid] = (await itemsAbout(api, auth, session.txnId)).filter((item) => item.kind === "underpaid")
@@ -412,7 +382,7 @@ medusaIntegrationTestRunner({
         expect(refused.status).toBe(400)
         expect(refused.message).toContain("paying the rest")
 
-        expect((await control().pay(topUp.txn_id, {})).status).toBe("completed")
+        expect((await gateway.control().pay(topUp.txn_id, {})).status).toBe("completed")
         await settle()
 
         const orderIds = await orderIdsForCart(container, store.cartId)
@@ -449,9 +419,9 @@ medusaIntegrationTestRunner({
         await api.post("/admin/crypto/settings", { order_on_detection: false, underpaid_tolerance_percent: "1" }, auth)
         const store = await createCryptoStore(container)
         const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        await control().pay(session.txnId, { amount: part(session, "0.6") })
+        await gateway.control().pay(session.txnId, { amount: part(session, "0.6") })
         await settle()
-        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await gateway.control().advanceClock(PAST_EXPIRY_SECONDS)
         await settle()
         const [underpaid] = (await itemsAbout(api, auth, session.txnId)).filter((item) => item.kind === "underpaid")
         expect(underpaid).toBeDefined()
@@ -482,11 +452,11 @@ medusaIntegrationTestRunner({
         const session = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         const headers = { headers: storefrontHeaders(store) }
         const first = part(session, "0.5")
-        await control().pay(session.txnId, { amount: first })
+        await gateway.control().pay(session.txnId, { amount: first })
         await settle()
         const [orderId] = await orderIdsForCart(container, store.cartId)
         expect(orderId).toEqual(expect.any(String))
-        await control().advanceClock(PAST_EXPIRY_SECONDS)
+        await gateway.control().advanceClock(PAST_EXPIRY_SECONDS)
         await settle()
 
         const orderStatus = async () => (await query.graph({ entity: "order", fields: ["status"], filters: { id: orderId } })).data[0]?.status
@@ -498,7 +468,7 @@ medusaIntegrationTestRunner({
 
         const opened = await api.post("/store/crypto/payment-sessions/top-up", { cart_id: store.cartId }, headers)
         const topUp = opened.data.invoice.rest.top_up
-        expect((await control().pay(topUp.txn_id, {})).status).toBe("completed")
+        expect((await gateway.control().pay(topUp.txn_id, {})).status).toBe("completed")
         await settle()
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([orderId])
@@ -518,11 +488,11 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const session = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
         const { txnId } = session
-        expect((await control().pay(txnId, {})).status).toBe("pending internal")
+        expect((await gateway.control().pay(txnId, {})).status).toBe("pending internal")
         await settle()
         expect(await invoiceRow(container, store.cartId, txnId)).toMatchObject({ session_status: "pending_authorization", gateway_status: "pending internal" })
 
-        await control().advanceClock(61)
+        await gateway.control().advanceClock(61)
         await settle()
         expect(await invoiceRow(container, store.cartId, txnId)).toMatchObject({ session_status: "captured", gateway_status: "completed" })
       })

@@ -2,69 +2,42 @@
 // (docs/money-out.md). The sandbox is driven only through its typed control client.
 import { randomBytes } from "node:crypto"
 import path from "node:path"
-import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
-import { GatewayClient } from "../../src/gateway"
 import { resolveCryptoModule } from "../../src/modules/crypto"
-import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
-import { adminHeaders, callbacksDeliveredAndProcessed, controlOf, createCryptoStore, orderIdsForCart, requestFailure, startCryptoCheckout, startTestSandbox, type TestSandbox } from "./helpers"
+import {
+  callbacksDeliveredAndProcessed,
+  createCryptoStore,
+  ethAddress,
+  newKey,
+  orderIdsForCart,
+  orderPaidInCrypto,
+  requestFailure,
+  startCryptoCheckout,
+  useAdminAuth,
+  useTestGateway,
+  withdrawal,
+} from "./helpers"
 
 jest.setTimeout(300_000)
 
+const gateway = useTestGateway({ whiteLabel: true, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: "3000" }, plainShop: true })
 
-let testSandbox: TestSandbox | undefined
-let sandbox: RunningSandbox
-let shop: SandboxShop
-let gateway: GatewayClient
-
-beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_GATEWAY_TIMEOUT_MS: "3000" } })
-  ;({ sandbox, shop } = testSandbox)
-  gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: shop.secretKey })
-  const plain = sandbox.shops.find((candidate) => !candidate.whiteLabel && candidate.id === "shop_plain_demo")
-  if (plain === undefined) throw new Error("the sandbox seed has no shop_plain_demo")
-  // Read by integration-tests/app/medusa-config.ts when the app boots (restored by testSandbox.stop()).
-  process.env.MPC_TEST_PLAIN_GATEWAY_API_KEY = plain.secretKey
-})
-
-afterAll(() => testSandbox?.stop())
-
-const ethAddress = () => `0x${randomBytes(20).toString("hex")}`
 const btcAddress = () => `bc1q${randomBytes(19).toString("hex")}`
-const newKey = () => `key-${randomBytes(8).toString("hex")}`
 
 /** Operations of `type` in `coin` at the gateway (the sandbox) that pay `address`, whatever our database says. */
 async function operationsTo(address: string, type: "cash_out" | "mass_cash_out" = "cash_out", coin = "ETH"): Promise<number> {
   let count = 0
-  for await (const operation of gateway.operations.iterate({ type, currency: coin, limit: 50 })) {
+  for await (const operation of gateway.client().operations.iterate({ type, currency: coin, limit: 50 })) {
     if (operation.wallet_hash === address || (operation.sendmany ?? {})[address] !== undefined) count += 1
   }
   return count
 }
 
-const withdrawal = (address: string, amount = "0.01", key = newKey()) => ({ idempotency_key: key, psys_cid: "ETH", recipients: [{ address, amount }], fee_plan: "normal" })
-
-/** A 10.50 EUR order paid in ETH through the sandbox: the placed order's id. */
-async function orderPaidInCrypto(container: MedusaContainer, api: AxiosInstance): Promise<string> {
-  const store = await createCryptoStore(container)
-  const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-  await controlOf(sandbox, shop).pay(txnId)
-  await callbacksDeliveredAndProcessed(sandbox, container)
-  const orderIds = await orderIdsForCart(container, store.cartId)
-  if (orderIds.length !== 1) throw new Error(`expected one order for the paid cart, found ${orderIds.length}`)
-  return orderIds[0]
-}
-
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
-    let auth: { headers: Record<string, string> }
-    beforeEach(async () => {
-      auth = await adminHeaders(getContainer())
-    })
+    const auth = useAdminAuth(getContainer)
     const recordedUnder = async (key: string) => (await resolveCryptoModule(getContainer()).listCryptoWithdrawals({ idempotency_key: key })).length
 
     describe("every amount is checked before the gateway is called", () => {
@@ -107,7 +80,7 @@ medusaIntegrationTestRunner({
       })
 
       it("refuses an order refund amount beyond the currency's decimals, naming the field, and records and sends nothing", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { data: quoted } = await api.post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "4.25" }, auth)
         const address = ethAddress()
         const body = { idempotency_key: newKey(), order_id: orderId, amount: "4.251", rate: quoted.quote.rate, address }
@@ -121,7 +94,7 @@ medusaIntegrationTestRunner({
 
     describe("a withdrawal the gateway answers 201 with status error (spec §2.3)", () => {
       /** The next withdraw request of the shop is answered 201 `status: "error"` with a readable operation. */
-      const failNextWithdrawal = () => controlOf(sandbox, shop).failNextWithdrawals({ count: 1 })
+      const failNextWithdrawal = () => gateway.control().failNextWithdrawals({ count: 1 })
 
       it("keeps the duplicate guard and shows the operation read back as evidence", async () => {
         await failNextWithdrawal()
@@ -198,7 +171,7 @@ medusaIntegrationTestRunner({
       })
 
       it("holds an order refund's value and refuses another refund of the order with 409 until the merchant decides", async () => {
-        const orderId = await orderPaidInCrypto(getContainer(), api)
+        const orderId = await orderPaidInCrypto(gateway, getContainer(), api)
         const { data: quoted } = await api.post("/admin/crypto/refunds/quote", { order_id: orderId, amount: "4.25" }, auth)
         const refund = (address: string) => ({ idempotency_key: newKey(), order_id: orderId, amount: "4.25", rate: quoted.quote.rate, address })
         await failNextWithdrawal()
@@ -225,10 +198,10 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-        const invoice = await controlOf(sandbox, shop).invoice(txnId)
+        const invoice = await gateway.control().invoice(txnId)
         const paid = new Decimal(invoice.invoice_total_sum).times("1.1").toDecimalPlaces(invoice.precision, Decimal.ROUND_UP).toFixed()
-        await controlOf(sandbox, shop).pay(txnId, { amount: paid })
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await gateway.control().pay(txnId, { amount: paid })
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const [orderId] = await orderIdsForCart(container, store.cartId)
         const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)
         const item = widget.data.attention.find((candidate: { kind: string }) => candidate.kind === "overpaid")

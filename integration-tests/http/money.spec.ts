@@ -5,26 +5,22 @@
 import { randomBytes } from "node:crypto"
 import path from "node:path"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
-import { GatewayClient, signCallback } from "../../src/gateway"
-import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
+import { signCallback } from "../../src/gateway"
 import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
 import {
-  adminHeaders,
-  callbacksDeliveredAndProcessed,
+  attentionItems,
   callbacksProcessed,
   createCryptoStore,
+  newKey,
   orderIdsForCart,
   requestFailure,
-  controlOf,
   startCryptoCheckout,
-  startTestSandbox,
   storefrontHeaders,
+  useAdminAuth,
+  useTestGateway,
   type CryptoStore,
-  type TestSandbox,
 } from "./helpers"
 
 jest.setTimeout(180_000)
@@ -32,65 +28,38 @@ jest.setTimeout(180_000)
 /** Longer than any invoice lifetime (at most 10 days): an unpaid invoice expires. */
 const PAST_EXPIRY_SECONDS = 11 * 24 * 3600
 
-let testSandbox: TestSandbox | undefined
-let sandbox: RunningSandbox
-let shop: SandboxShop
-
-beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: false })
-  ;({ sandbox, shop } = testSandbox)
-})
-
-afterAll(() => testSandbox?.stop())
-
-/** The test app's container (set when the runner hands it over). */
-let appContainer: () => MedusaContainer = () => {
-  throw new Error("the test app is not running")
-}
+const gateway = useTestGateway({ whiteLabel: false })
 
 const BECH32 = "023456789acdefghjklmnpqrstuvwxyz"
 /** A well-formed (unchecked) Litecoin bech32 address, as the sandbox accepts for a withdrawal. */
 const ltcAddress = () => `ltc1q${[...randomBytes(38)].map((byte) => BECH32[byte % BECH32.length]).join("")}`
-const key = () => `key-${randomBytes(8).toString("hex")}`
-
-/** What is due on a sandbox invoice and its coin's precision, as the sandbox's control API shows it. */
-async function dueAt(txnId: string): Promise<{ total: Decimal; precision: number; psysCid: string }> {
-  const invoice = await controlOf(sandbox, shop).invoice(txnId)
-  return { total: new Decimal(invoice.invoice_total_sum), precision: invoice.precision, psysCid: invoice.psys_cid }
-}
 
 /** `fraction` of what the invoice asks, rounded to its coin (up when more, down when less). */
 async function part(txnId: string, fraction: string): Promise<string> {
-  const { total, precision } = await dueAt(txnId)
+  const { total, precision } = await gateway.dueAt(txnId)
   return total.times(fraction).toDecimalPlaces(precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN).toFixed()
 }
 
 async function pay(txnId: string, amount?: string): Promise<void> {
-  await controlOf(sandbox, shop).pay(txnId, amount === undefined ? {} : { amount })
-  await callbacksDeliveredAndProcessed(sandbox, appContainer())
+  await gateway.payAndDeliver(txnId, amount === undefined ? {} : { amount })
 }
 
 /** The shopper picks another coin on the gateway's hosted page: the new invoice's txn_id. */
 async function switchCoin(txnId: string, psysCid: string): Promise<string> {
-  const switched = await controlOf(sandbox, shop).switchCurrency(txnId, psysCid)
-  await callbacksDeliveredAndProcessed(sandbox, appContainer())
+  const switched = await gateway.control().switchCurrency(txnId, psysCid)
+  await gateway.delivered()
   return String(switched.txn_id)
 }
 
 async function expireEverything(): Promise<void> {
-  await controlOf(sandbox, shop).advanceClock(PAST_EXPIRY_SECONDS)
-  await callbacksDeliveredAndProcessed(sandbox, appContainer())
+  await gateway.control().advanceClock(PAST_EXPIRY_SECONDS)
+  await gateway.delivered()
 }
 
 /** How many cash_out operations the gateway lists for the shop (its operations list, spec §4.3). */
 async function cashOutCount(): Promise<number> {
-  const list = await new GatewayClient({ apiKey: shop.secretKey, baseUrl: sandbox.url }).operations.list({ type: "cash_out", limit: 1 })
+  const list = await gateway.client().operations.list({ type: "cash_out", limit: 1 })
   return list._meta?.totalCount ?? 0
-}
-
-async function attentionItems(api: AxiosInstance, auth: { headers: Record<string, string> }): Promise<Array<Record<string, unknown>>> {
-  const { data } = await api.get("/admin/crypto/attention", auth)
-  return data.items
 }
 
 async function onlyOrder(container: MedusaContainer, store: CryptoStore): Promise<string> {
@@ -102,12 +71,8 @@ async function onlyOrder(container: MedusaContainer, store: CryptoStore): Promis
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
-    appContainer = getContainer
-    let auth: { headers: Record<string, string> }
-    beforeEach(async () => {
-      auth = await adminHeaders(getContainer())
-      await api.post("/admin/crypto/settings", { order_on_detection: true, underpaid_tolerance_percent: "0" }, auth)
-    })
+    gateway.bindApp(getContainer)
+    const auth = useAdminAuth(getContainer, { api, settings: { order_on_detection: true, underpaid_tolerance_percent: "0" } })
 
     describe("every amount carries the coin of the invoice that holds it", () => {
       it("refunds an overpayment after a currency switch in the coin the shopper paid, not the one the invoice was created in", async () => {
@@ -118,13 +83,13 @@ medusaIntegrationTestRunner({
         const paid = await part(ltc, "1.1")
         await pay(ltc, paid)
         const orderId = await onlyOrder(container, store)
-        const overpaid = new Decimal(paid).minus((await dueAt(ltc)).total).toFixed()
+        const overpaid = new Decimal(paid).minus((await gateway.dueAt(ltc)).total).toFixed()
 
         const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)
         const holding = widget.data.accounts.find((account: { holds_order_money: boolean }) => account.holds_order_money)
         expect(holding).toMatchObject({ psys_cid: "LTC", currency: "LTC", received: paid, overpaid, txn_id: ltc })
         const address = ltcAddress()
-        const refund = await api.post("/admin/crypto/refunds", { idempotency_key: key(), order_id: orderId, kind: "overpayment", address }, auth)
+        const refund = await api.post("/admin/crypto/refunds", { idempotency_key: newKey(), order_id: orderId, kind: "overpayment", address }, auth)
 
         expect(refund.data.withdrawal).toMatchObject({ status: "completed", psys_cid: "LTC", total_amount: overpaid, recipients: [{ address, amount: overpaid }] })
         const status = await api.get(`/store/crypto/payment-status?cart_id=${store.cartId}`, { headers: storefrontHeaders(store) })
@@ -143,7 +108,7 @@ medusaIntegrationTestRunner({
         expect(quote.data.quote ?? quote.data).toMatchObject({ psys_cid: "LTC" })
         const rate = String((quote.data.quote ?? quote.data).rate)
         const address = ltcAddress()
-        const refund = await api.post("/admin/crypto/refunds", { idempotency_key: key(), order_id: orderId, kind: "refund", amount: "5", rate, address }, auth)
+        const refund = await api.post("/admin/crypto/refunds", { idempotency_key: newKey(), order_id: orderId, kind: "refund", amount: "5", rate, address }, auth)
 
         expect(refund.data.withdrawal).toMatchObject({ status: "completed", psys_cid: "LTC", purpose: "refund", source_amount: "5" })
       })
@@ -154,14 +119,14 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        await controlOf(sandbox, shop).pay(txnId, { error: true })
-        await callbacksDeliveredAndProcessed(sandbox, appContainer())
+        await gateway.control().pay(txnId, { error: true })
+        await gateway.delivered()
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
         expect(await attentionItems(api, auth)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "invoice_error", evidence: expect.objectContaining({ txn_id: txnId }) })]))
 
         // The gateway finishes the invoice (settle) and its callbacks are lost: only the polling learns it.
-        await controlOf(sandbox, shop).dropCallbacks({ txnId })
-        await controlOf(sandbox, shop).settle(txnId)
+        await gateway.control().dropCallbacks({ txnId })
+        await gateway.control().settle(txnId)
         await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
 
         const orderId = await onlyOrder(container, store)
@@ -174,12 +139,12 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
         await expireEverything()
-        expect((await controlOf(sandbox, shop).invoice(txnId)).status).toBe("cancelled")
-        const amount = (await dueAt(txnId)).total.toFixed()
+        expect((await gateway.control().invoice(txnId)).status).toBe("cancelled")
+        const amount = (await gateway.dueAt(txnId)).total.toFixed()
 
         // The shopper's wallet sends after the end: the gateway records it (cancelled → expired, spec §3).
         await pay(txnId, amount)
-        expect((await controlOf(sandbox, shop).invoice(txnId)).status).toBe("expired")
+        expect((await gateway.control().invoice(txnId)).status).toBe("expired")
 
         expect(await orderIdsForCart(container, store.cartId)).toEqual([])
         const late = (await attentionItems(api, auth)).find((item) => item.kind === "late_payment" && (item.evidence as { txn_id?: string }).txn_id === txnId)
@@ -197,7 +162,7 @@ medusaIntegrationTestRunner({
         await pay(txnId, paid)
         await expireEverything()
         const orderId = await onlyOrder(container, store)
-        const shortfall = (await dueAt(txnId)).total.minus(paid).toFixed()
+        const shortfall = (await gateway.dueAt(txnId)).total.minus(paid).toFixed()
 
         const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)
         expect(widget.data.accounts[0]).toMatchObject({ underpaid: shortfall, psys_cid: "LTC", received: paid })
@@ -227,7 +192,7 @@ medusaIntegrationTestRunner({
         expect(item).toMatchObject({ amount: paid, psys_cid: "LTC", order_id: null, evidence: expect.objectContaining({ within_tolerance: false }) })
 
         const address = ltcAddress()
-        const body = { address, idempotency_key: key() }
+        const body = { address, idempotency_key: newKey() }
         const cashOutsBefore = await cashOutCount()
         const first = await api.post(`/admin/crypto/attention/${String(item?.id)}/refund`, body, auth)
         const again = await api.post(`/admin/crypto/attention/${String(item?.id)}/refund`, body, auth)
@@ -246,7 +211,7 @@ medusaIntegrationTestRunner({
         await pay(txnId, paid)
         const orderId = await onlyOrder(container, store)
         const { data } = await api.get(`/admin/crypto/orders/${orderId}`, auth)
-        expect(data.attention).toEqual([expect.objectContaining({ kind: "overpaid", amount: new Decimal(paid).minus((await dueAt(txnId)).total).toFixed(), psys_cid: "LTC" })])
+        expect(data.attention).toEqual([expect.objectContaining({ kind: "overpaid", amount: new Decimal(paid).minus((await gateway.dueAt(txnId)).total).toFixed(), psys_cid: "LTC" })])
       })
     })
 
@@ -259,7 +224,7 @@ medusaIntegrationTestRunner({
         const btcPaid = await part(txnId, "0.3")
         await pay(txnId, btcPaid)
         await pay(ltc)
-        expect((await controlOf(sandbox, shop).invoice(txnId)).status).toBe("cancelled duplicate")
+        expect((await gateway.control().invoice(txnId)).status).toBe("cancelled duplicate")
         const orderId = await onlyOrder(container, store)
 
         const { data } = await api.get(`/admin/crypto/orders/${orderId}`, auth)
@@ -281,7 +246,7 @@ medusaIntegrationTestRunner({
         const current = data.invoices.find((invoice: { id: string }) => invoice.id === data.current_invoice_id)
         expect(current.txn_id).toBe(second.txnId)
         const items = await attentionItems(api, auth)
-        expect(items).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "abandoned_invoice_payment", amount: (await dueAt(first.txnId)).total.toFixed(), psys_cid: "LTC" })]))
+        expect(items).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "abandoned_invoice_payment", amount: (await gateway.dueAt(first.txnId)).total.toFixed(), psys_cid: "LTC" })]))
       })
 
       it("raises a deposit pay_in whose uid is no customer, with its amount and coin, once however often it is delivered", async () => {
@@ -298,7 +263,7 @@ medusaIntegrationTestRunner({
           wallet_hash: ltcAddress(),
         }
         for (const confirmations of ["1", "3"]) {
-          const signed = signCallback({ ...fields, confirmations }, { secretKey: shop.secretKey, format: "json" })
+          const signed = signCallback({ ...fields, confirmations }, { secretKey: gateway.shop.secretKey, format: "json" })
           await api.post("/hooks/crypto/crypto?json=true", signed.body, { headers: { "content-type": signed.contentType } })
         }
         await callbacksProcessed(getContainer())

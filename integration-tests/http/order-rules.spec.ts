@@ -1,64 +1,32 @@
 import path from "node:path"
-import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
 import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
-import type { PayOptions, RunningSandbox, SandboxControl, SandboxShop } from "../../src/sandbox"
 import {
   adminHeaders,
   callbacksDeliveredAndProcessed,
-  controlOf,
   createCryptoStore,
   orderIdsForCart,
+  orderStatus,
   requestFailure,
   startCryptoCheckout,
-  startTestSandbox,
   storefrontHeaders,
+  useTestGateway,
   type CryptoStore,
-  type TestSandbox,
 } from "./helpers"
 
 jest.setTimeout(180_000)
 
-let testSandbox: TestSandbox | undefined
-let sandbox: RunningSandbox
-let shop: SandboxShop
-
-// Declared before the runner's own beforeAll, which boots the app with the environment set here.
-beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: false })
-  ;({ sandbox, shop } = testSandbox)
-})
-
-afterAll(() => testSandbox?.stop())
-
-let appContainer: () => MedusaContainer = () => {
-  throw new Error("the test app is not running")
-}
-
-function control(): SandboxControl {
-  return controlOf(sandbox, shop)
-}
-
-/** The shopper pays the invoice (in full unless `options` say otherwise) and the sandbox delivers its callbacks. */
-async function payAndDeliver(txnId: string, options: PayOptions = {}): Promise<void> {
-  await control().pay(txnId, options)
-  await callbacksDeliveredAndProcessed(sandbox, appContainer())
-}
+// Declared before the runner's own beforeAll, which boots the app with the environment the sandbox's start sets.
+const gateway = useTestGateway({ whiteLabel: false })
 
 /** The confirmations arrive: the invoice completes, and the sandbox delivers its callbacks. */
 async function confirmAndDeliver(txnId: string): Promise<void> {
-  await control().confirm(txnId)
-  await callbacksDeliveredAndProcessed(sandbox, appContainer())
-}
-
-async function orderStatus(container: MedusaContainer, orderId: string): Promise<string> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
-  return String(data[0]?.status)
+  await gateway.control().confirm(txnId)
+  await gateway.delivered()
 }
 
 /** A second cart in the same store (one store per test: its region holds the country), with the same item. */
@@ -81,7 +49,7 @@ async function saveSettings(api: AxiosInstance, auth: { headers: Record<string, 
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
-    appContainer = getContainer
+    gateway.bindApp(getContainer)
 
     describe("order rules: order on detection per amount and coin (docs/books.md#order-rules)", () => {
       it("places a cart below the rule's amount on detection, and a cart above it only once the invoice completes", async () => {
@@ -91,13 +59,13 @@ medusaIntegrationTestRunner({
         await saveSettings(api, auth, { order_on_detection: false, order_rules: [{ coins: [], below: { amount: "20", currency: "EUR" }, place: "on_detection" }] })
         const below = await createCryptoStore(container)
         const belowCheckout = await startCryptoCheckout(api, below)
-        await payAndDeliver(belowCheckout.txnId, { confirmations: 0 })
+        await gateway.payAndDeliver(belowCheckout.txnId, { confirmations: 0 })
         expect(await orderIdsForCart(container, below.cartId)).toHaveLength(1)
 
         await saveSettings(api, auth, { order_rules: [{ coins: [], below: { amount: "10", currency: "EUR" }, place: "on_detection" }] })
         const above = await anotherCart(api, below)
         const aboveCheckout = await startCryptoCheckout(api, above)
-        await payAndDeliver(aboveCheckout.txnId, { confirmations: 0 })
+        await gateway.payAndDeliver(aboveCheckout.txnId, { confirmations: 0 })
         expect(await orderIdsForCart(container, above.cartId)).toEqual([])
         const [row] = await container.resolve<CryptoModuleService>(CRYPTO_MODULE).listCryptoInvoices({ cart_id: above.cartId })
         expect(row).toMatchObject({ gateway_status: "pending", session_status: "pending" })
@@ -115,12 +83,12 @@ medusaIntegrationTestRunner({
 
         const listed = await createCryptoStore(container)
         const ltc = await startCryptoCheckout(api, listed, { psys_cid: "LTC" })
-        await payAndDeliver(ltc.txnId, { confirmations: 0 })
+        await gateway.payAndDeliver(ltc.txnId, { confirmations: 0 })
         expect(await orderIdsForCart(container, listed.cartId)).toHaveLength(1)
 
         const other = await anotherCart(api, listed)
         const btc = await startCryptoCheckout(api, other, { psys_cid: "BTC" })
-        await payAndDeliver(btc.txnId, { confirmations: 0 })
+        await gateway.payAndDeliver(btc.txnId, { confirmations: 0 })
         expect(await orderIdsForCart(container, other.cartId)).toEqual([])
       })
     })
@@ -132,7 +100,7 @@ medusaIntegrationTestRunner({
         await saveSettings(api, auth, { order_on_detection: true })
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        await payAndDeliver(txnId, { confirmations: 0 })
+        await gateway.payAndDeliver(txnId, { confirmations: 0 })
         const [orderId] = await orderIdsForCart(container, store.cartId)
         expect(orderId).toBeDefined()
 
@@ -142,7 +110,7 @@ medusaIntegrationTestRunner({
         await confirmAndDeliver(txnId)
 
         expect(await orderStatus(container, orderId)).toBe("canceled")
-        const received = new Decimal((await control().invoice(txnId)).received)
+        const received = new Decimal((await gateway.control().invoice(txnId)).received)
         expect(received.gt(0)).toBe(true)
         const { data } = await api.get("/admin/crypto/attention?limit=200", auth)
         const item = data.items.find((candidate: { kind: string }) => candidate.kind === "protected_order")
@@ -156,8 +124,8 @@ medusaIntegrationTestRunner({
         expect(new Decimal(item.evidence.received).eq(received)).toBe(true)
 
         // Synced again (the reconciliation job, a repeated callback): still one item, the order still canceled.
-        await control().confirm(txnId)
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await gateway.control().confirm(txnId)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const again = await api.get("/admin/crypto/attention?limit=200", auth)
         expect(again.data.items.filter((candidate: { kind: string }) => candidate.kind === "protected_order")).toHaveLength(1)
         expect(await orderStatus(container, orderId)).toBe("canceled")
@@ -171,7 +139,7 @@ medusaIntegrationTestRunner({
         await saveSettings(api, auth, { order_on_detection: true })
         const store = await createCryptoStore(container)
         const { txnId, sessionId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        await payAndDeliver(txnId, { confirmations: 0 })
+        await gateway.payAndDeliver(txnId, { confirmations: 0 })
         const [orderId] = await orderIdsForCart(container, store.cartId)
         const query = container.resolve(ContainerRegistrationKeys.QUERY)
         const { data: orders } = await query.graph({ entity: "order", fields: ["id", "items.id"], filters: { id: orderId } })

@@ -4,38 +4,19 @@
 import path from "node:path"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import type { AxiosInstance } from "axios"
-import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import {
   callbacksDeliveredAndProcessed,
   callbacksProcessed,
-  controlOf,
   createCryptoStore,
   orderIdsForCart,
+  paymentStatus,
   startCryptoCheckout,
-  startTestSandbox,
-  storefrontHeaders,
-  type CryptoStore,
-  type TestSandbox,
+  useTestGateway,
 } from "./helpers"
 
 jest.setTimeout(180_000)
 
-let testSandbox: TestSandbox | undefined
-let sandbox: RunningSandbox
-let shop: SandboxShop
-
-beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_WHITE_LABEL: "true" } })
-  ;({ sandbox, shop } = testSandbox)
-})
-
-afterAll(() => testSandbox?.stop())
-
-async function paymentStatus(api: AxiosInstance, store: CryptoStore): Promise<Record<string, unknown>> {
-  const { data } = await api.get(`/store/crypto/payment-status?cart_id=${encodeURIComponent(store.cartId)}`, { headers: storefrontHeaders(store) })
-  return data
-}
+const gateway = useTestGateway({ whiteLabel: true, env: { MPC_TEST_WHITE_LABEL: "true" } })
 
 /**
  * Waits, without any request to the sandbox (each request would move its state: it ticks), until the
@@ -44,7 +25,7 @@ async function paymentStatus(api: AxiosInstance, store: CryptoStore): Promise<Re
  */
 async function queuedAlone(txnId: string, status: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  while (!sandbox.deliveries().some((delivery) => delivery.ref === txnId && delivery.status === status)) {
+  while (!gateway.sandbox.deliveries().some((delivery) => delivery.ref === txnId && delivery.status === status)) {
     if (Date.now() > deadline) {
       throw new Error(`the sandbox queued no "${status}" callback for ${txnId} within ${timeoutMs} ms`)
     }
@@ -61,15 +42,15 @@ medusaIntegrationTestRunner({
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "USDT_TRX" })
 
-        const paid = await controlOf(sandbox, shop).pay(txnId)
-        await sandbox.callbacksIdle()
+        const paid = await gateway.control().pay(txnId)
+        await gateway.sandbox.callbacksIdle()
         await callbacksProcessed(container)
         const during = await paymentStatus(api, store)
 
         // No request reaches the sandbox meanwhile: its ticker ends the transfer and sends the callback.
         await queuedAlone(txnId, "completed")
-        const sentAlone = (await controlOf(sandbox, shop).callbacks({ txnId })).map((delivery) => delivery.status)
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        const sentAlone = (await gateway.control().callbacks({ txnId })).map((delivery) => delivery.status)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const after = await paymentStatus(api, store)
         const orderIds = await orderIdsForCart(container, store.cartId)
 

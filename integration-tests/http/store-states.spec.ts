@@ -5,31 +5,22 @@
 // gateway in the currency's minor units (docs/storefront.md).
 import path from "node:path"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import {
-  createApiKeysWorkflow,
-  createCartWorkflow,
-  createProductsWorkflow,
-  createRegionsWorkflow,
-  createSalesChannelsWorkflow,
-  linkSalesChannelsToApiKeyWorkflow,
-} from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
-import { CRYPTO_MODULE } from "../../src/modules/crypto"
-import type CryptoModuleService from "../../src/modules/crypto/service"
-import { defaultSeed, startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
+import { defaultSeed, type Seed } from "../../src/sandbox"
 import {
-  CRYPTO_PROVIDER_ID,
   callbacksDeliveredAndProcessed,
-  controlOf,
+  capturedAmounts,
   createCryptoSession,
-  freePort,
+  createCryptoStore,
+  mirrorOf,
   orderIdsForCart,
   requestFailure,
   storefrontHeaders,
+  useTestGateway,
   type CryptoStore,
+  type CryptoStoreOptions,
 } from "./helpers"
 
 jest.setTimeout(180_000)
@@ -37,93 +28,20 @@ jest.setTimeout(180_000)
 /** The coin the white-label shop of this file's sandbox disabled in its gateway settings (spec §2.4 `hidden`). */
 const DISABLED_COIN = "TRX"
 
-let sandbox: RunningSandbox
-let shop: SandboxShop
-let stopSandbox: (() => Promise<void>) | undefined
-
-// As startTestSandbox (helpers.ts), with a seed whose white-label shop has disabled one coin: a shop's
-// settings are the seed's to say, not a test's to write into the running sandbox.
-beforeAll(async () => {
-  const savedEnv = { ...process.env }
+/** The bundled seed, whose white-label shop has disabled DISABLED_COIN: a shop's settings are the seed's to say, not a test's to write into the running sandbox. */
+function seedWithDisabledCoin(): Seed {
   const seed = defaultSeed()
   const seedShop = seed.shops.find((candidate) => candidate.white_label)
   if (seedShop === undefined) throw new Error("the bundled seed has no white-label shop")
   seedShop.enabled_psys_cids = seedShop.enabled_psys_cids.filter((coin) => coin !== DISABLED_COIN)
-  sandbox = await startSandbox({ port: 0, internalTransferSeconds: 0, seed })
-  const found = sandbox.shops.find((candidate) => candidate.whiteLabel)
-  if (found === undefined) throw new Error("the sandbox has no white-label shop")
-  shop = found
-  const port = await freePort()
-  Object.assign(process.env, {
-    PORT: String(port),
-    MPC_TEST_BACKEND_URL: `http://localhost:${port}`,
-    MPC_TEST_GATEWAY_URL: sandbox.url,
-    MPC_TEST_GATEWAY_API_KEY: shop.secretKey,
-    MPC_TEST_WHITE_LABEL: "true",
-  })
-  stopSandbox = async () => {
-    await sandbox.close()
-    process.env = savedEnv
-  }
-})
-
-afterAll(() => stopSandbox?.())
-
-interface StoreOptions {
-  currency?: string
-  /** The product's price in major units, exactly as Medusa stores it. */
-  price?: number | string
-  email?: string
+  return seed
 }
 
-/** A sales channel with its publishable key, a region in `currency` taking crypto, one product at `price` and a cart holding it. */
-async function createStore(container: MedusaContainer, options: StoreOptions = {}): Promise<CryptoStore> {
-  const currency = options.currency ?? "eur"
-  const {
-    result: [channel],
-  } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Web" }] } })
-  const {
-    result: [key],
-  } = await createApiKeysWorkflow(container).run({ input: { api_keys: [{ title: "Storefront", type: "publishable", created_by: "test" }] } })
-  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [channel.id] } })
-  const {
-    result: [region],
-  } = await createRegionsWorkflow(container).run({
-    input: { regions: [{ name: `Region ${currency}`, currency_code: currency, countries: [], payment_providers: [CRYPTO_PROVIDER_ID] }] },
-  })
-  const {
-    result: [product],
-  } = await createProductsWorkflow(container).run({
-    input: {
-      products: [
-        {
-          // Unique: a product's handle comes from its title, and every test of the file shares one database.
-          title: `Crypto mug ${channel.id}`,
-          status: "published",
-          options: [{ title: "Size", values: ["One"] }],
-          variants: [
-            {
-              title: "One",
-              options: { Size: "One" },
-              manage_inventory: false,
-              prices: [{ amount: options.price ?? 10.5, currency_code: currency }],
-            },
-          ],
-          sales_channels: [{ id: channel.id }],
-        },
-      ],
-    },
-  })
-  const { result: cart } = await createCartWorkflow(container).run({
-    input: {
-      region_id: region.id,
-      sales_channel_id: channel.id,
-      email: options.email ?? "shopper@example.com",
-      currency_code: currency,
-      items: [{ variant_id: product.variants[0].id, quantity: 1 }],
-    },
-  })
-  return { cartId: cart.id, publishableKey: key.token, variantId: product.variants[0].id }
+const gateway = useTestGateway({ whiteLabel: true, env: { MPC_TEST_WHITE_LABEL: "true" }, internalTransferSeconds: 0, seed: seedWithDisabledCoin() })
+
+/** A store of its own (sales channel, key, region without a country, product, cart): this file's tests make several in one database. */
+function createStore(container: MedusaContainer, options: Omit<CryptoStoreOptions, "manyPerDatabase"> = {}): Promise<CryptoStore> {
+  return createCryptoStore(container, { ...options, manyPerDatabase: true })
 }
 
 async function collectionOf(api: AxiosInstance, store: CryptoStore): Promise<string> {
@@ -141,19 +59,6 @@ function paymentStatus(api: AxiosInstance, store: CryptoStore, key: CryptoStore 
 
 function refresh(api: AxiosInstance, store: CryptoStore, key: CryptoStore = store) {
   return api.post("/store/crypto/payment-sessions/refresh", { cart_id: store.cartId }, { headers: storefrontHeaders(key), validateStatus: () => true })
-}
-
-/** Our invoice mirror's rows for a cart, oldest attempt first. */
-async function mirrorOf(container: MedusaContainer, cartId: string) {
-  const rows = await container.resolve<CryptoModuleService>(CRYPTO_MODULE).listCryptoInvoices({ cart_id: cartId })
-  return [...rows].sort((a, b) => a.attempt - b.attempt)
-}
-
-/** Each capture's amount of a session as the exact decimal Medusa stored (major units). */
-async function capturedAmounts(container: MedusaContainer, sessionId: string): Promise<string[]> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "payment", fields: ["captures.raw_amount"], filters: { payment_session_id: sessionId } })
-  return data.flatMap((payment) => (payment.captures ?? []).map((capture: { raw_amount: { value: string } }) => new Decimal(capture.raw_amount.value).toFixed()))
 }
 
 interface CoinView {
@@ -278,8 +183,8 @@ medusaIntegrationTestRunner({
       it("shows money paid into it as an earlier invoice's payment to be returned, never as paid for the cart", async () => {
         const container = getContainer()
         const { store, collectionId, first } = await changedCart(container)
-        await controlOf(sandbox, shop).pay(first.txnId)
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        await gateway.control().pay(first.txnId)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
 
         const { data } = await paymentStatus(api, store)
 
@@ -331,9 +236,9 @@ medusaIntegrationTestRunner({
         const store = await createStore(container, { price: "25.0699" })
         const session = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
 
-        expect((await controlOf(sandbox, shop).invoice(session.txnId)).source_amount).toBe("25.07")
-        await controlOf(sandbox, shop).pay(session.txnId)
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        expect((await gateway.control().invoice(session.txnId)).source_amount).toBe("25.07")
+        await gateway.control().pay(session.txnId)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
 
         expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
         expect(await capturedAmounts(container, session.sessionId)).toEqual(["25.0699"])
@@ -343,7 +248,7 @@ medusaIntegrationTestRunner({
         const store = await createStore(getContainer(), { currency: "kwd", price: "13.845" })
         const session = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
 
-        expect((await controlOf(sandbox, shop).invoice(session.txnId)).source_amount).toBe("13.845")
+        expect((await gateway.control().invoice(session.txnId)).source_amount).toBe("13.845")
         expect(session.data.source_amount).toBe("13.845")
       })
 
@@ -351,7 +256,7 @@ medusaIntegrationTestRunner({
         const store = await createStore(getContainer(), { currency: "jpy", price: 1734 })
         const session = await createCryptoSession(api, store, await collectionOf(api, store), { psys_cid: "LTC" })
 
-        expect((await controlOf(sandbox, shop).invoice(session.txnId)).source_amount).toBe("1734")
+        expect((await gateway.control().invoice(session.txnId)).source_amount).toBe("1734")
         expect(session.data.source_amount).toBe("1734")
       })
     })

@@ -1,47 +1,27 @@
 // The store routes the storefront kit polls and calls (src/api/store/crypto), against a white-label
 // shop of the sandbox: GET /store/crypto/payment-status and POST /store/crypto/payment-sessions/refresh.
 import path from "node:path"
-import type { MedusaContainer } from "@medusajs/framework/types"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
-import type { RunningSandbox, SandboxShop } from "../../src/sandbox"
 import {
   createCryptoStore,
   createPaymentCollection,
   createCryptoSession,
+  mirrorOf,
   orderIdsForCart,
   requestFailure,
   callbacksDeliveredAndProcessed,
-  controlOf,
   startCryptoCheckout,
-  startTestSandbox,
   storefrontHeaders,
+  useTestGateway,
   type CryptoStore,
-  type TestSandbox,
 } from "./helpers"
 
 jest.setTimeout(180_000)
 
-let testSandbox: TestSandbox | undefined
-let sandbox: RunningSandbox
-let shop: SandboxShop
-
-beforeAll(async () => {
-  testSandbox = await startTestSandbox({ whiteLabel: true, env: { MPC_TEST_WHITE_LABEL: "true" } })
-  ;({ sandbox, shop } = testSandbox)
-})
-
-afterAll(() => testSandbox?.stop())
-
-/** The app's container, set once the test runner has booted the app (callbacks are processed by its event bus). */
-let appContainer: () => MedusaContainer
-
-async function payAndDeliver(txnId: string, options: { confirmations?: number } = {}): Promise<void> {
-  await controlOf(sandbox, shop).pay(txnId, options)
-  await callbacksDeliveredAndProcessed(sandbox, appContainer())
-}
+const gateway = useTestGateway({ whiteLabel: true, env: { MPC_TEST_WHITE_LABEL: "true" } })
 
 const DECIMAL = /^\d+(\.\d+)?$/
 
@@ -53,21 +33,15 @@ function refresh(api: AxiosInstance, store: CryptoStore, body: Record<string, un
   return api.post("/store/crypto/payment-sessions/refresh", body, { headers: storefrontHeaders(store), validateStatus: () => true })
 }
 
-/** Our invoice mirror's rows for a cart, oldest attempt first. */
-async function mirrorOf(container: MedusaContainer, cartId: string) {
-  const rows = await container.resolve<CryptoModuleService>(CRYPTO_MODULE).listCryptoInvoices({ cart_id: cartId })
-  return [...rows].sort((a, b) => a.attempt - b.attempt)
-}
-
 medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
-    appContainer = getContainer
+    gateway.bindApp(getContainer)
     describe("GET /store/crypto/payment-status", () => {
       it("answers the active invoice's white-label fields with exact decimal strings and no-store", async () => {
         const store = await createCryptoStore(getContainer())
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        const invoice = await controlOf(sandbox, shop).invoice(txnId)
+        const invoice = await gateway.control().invoice(txnId)
 
         const response = await getStatus(api, store)
 
@@ -102,13 +76,13 @@ medusaIntegrationTestRunner({
       it("shows the confirmations so far and the amount still due while a payment confirms", async () => {
         const store = await createCryptoStore(getContainer())
         const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
-        await payAndDeliver(txnId, { confirmations: 1 })
+        await gateway.payAndDeliver(txnId, { confirmations: 1 })
 
         const { data } = await getStatus(api, store)
 
         expect(data.invoice).toMatchObject({ status: "pending", shopper_status: "detected", confirmations: { current: 1, required: 3 }, pending_amount: "0" })
-        await controlOf(sandbox, shop).confirm(txnId)
-        await callbacksDeliveredAndProcessed(sandbox, getContainer())
+        await gateway.control().confirm(txnId)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, getContainer())
         const [orderId] = await orderIdsForCart(getContainer(), store.cartId)
         expect((await getStatus(api, store)).data).toMatchObject({ order_id: orderId, invoice: { status: "completed", session_status: "captured", shopper_status: "paid", confirmations: { current: 3, required: 3 } } })
       })
@@ -137,8 +111,8 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         const store = await createCryptoStore(container)
         const first = await startCryptoCheckout(api, store)
-        const clock = await controlOf(sandbox, shop).advanceClock(7200)
-        await callbacksDeliveredAndProcessed(sandbox, container)
+        const clock = await gateway.control().advanceClock(7200)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
 
         const renewed = await refresh(api, store)
 
@@ -146,7 +120,7 @@ medusaIntegrationTestRunner({
         expect(renewed.data.invoice).toMatchObject({ order_number: `${store.cartId}-2`, attempt: 2, status: "new", session_status: "pending" })
         expect(renewed.data.invoice.txn_id).not.toBe(first.txnId)
         expect(new Date(renewed.data.invoice.expires_at).getTime()).toBeGreaterThan(clock.now_utc * 1000)
-        await payAndDeliver(renewed.data.invoice.txn_id)
+        await gateway.payAndDeliver(renewed.data.invoice.txn_id)
         const orderIds = await orderIdsForCart(container, store.cartId)
         expect(orderIds).toHaveLength(1)
         expect((await getStatus(api, store)).data).toMatchObject({ order_id: orderIds[0], invoice: { attempt: 2, status: "completed", session_status: "captured" } })
@@ -189,7 +163,7 @@ medusaIntegrationTestRunner({
       it("refuses a new invoice once money arrived on the invoice", async () => {
         const store = await createCryptoStore(getContainer())
         const { txnId } = await startCryptoCheckout(api, store)
-        await payAndDeliver(txnId, { confirmations: 0 })
+        await gateway.payAndDeliver(txnId, { confirmations: 0 })
 
         const refused = await refresh(api, store, { cart_id: store.cartId, psys_cid: "LTC" })
 
@@ -206,13 +180,13 @@ medusaIntegrationTestRunner({
     })
 
     describe("with the sandbox's callback deliveries stopped", () => {
-      beforeAll(() => controlOf(sandbox, shop).dropCallbacks({ count: 1000 }))
+      beforeAll(() => gateway.control().dropCallbacks({ count: 1000 }))
 
       it("answers a fresh mirror without asking the gateway, and re-reads a stale one, placing the order", async () => {
         const container = getContainer()
         const store = await createCryptoStore(container)
         const { txnId } = await startCryptoCheckout(api, store)
-        await controlOf(sandbox, shop).pay(txnId)
+        await gateway.control().pay(txnId)
         const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
         const [row] = await mirrorOf(container, store.cartId)
         await cryptoModule.updateCryptoInvoices({ id: row.id, last_synced_at: new Date() })
