@@ -1,5 +1,5 @@
 // States the real gateway reaches, played by the sandbox through its control API and seen by the
-// plugin over real HTTP: `pending internal` that lasts a real INTERNAL_TRANSFER_SECONDS and ends by
+// plugin over real HTTP: `pending internal` that lasts a real TRANSFER_SECONDS and ends by
 // itself (the sandbox's ticker moves it and sends the callback without any request), then the order.
 import path from "node:path"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -16,7 +16,14 @@ import {
 
 jest.setTimeout(180_000)
 
-const gateway = useTestGateway({ whiteLabel: true, env: { MPC_TEST_WHITE_LABEL: "true" } })
+/**
+ * How long this file's `pending internal` lasts, in real seconds: long enough that the plugin's
+ * reading of it comes while it lasts on a loaded CI machine (2 s, the default, did not always), short
+ * enough that the wait for its end stays brief.
+ */
+const TRANSFER_SECONDS = 15
+
+const gateway = useTestGateway({ whiteLabel: true, env: { MPC_TEST_WHITE_LABEL: "true" }, internalTransferSeconds: TRANSFER_SECONDS })
 
 /**
  * Waits, without any request to the sandbox (each request would move its state: it ticks), until the
