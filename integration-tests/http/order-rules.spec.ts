@@ -91,6 +91,31 @@ medusaIntegrationTestRunner({
         await gateway.payAndDeliver(btc.txnId, { confirmations: 0 })
         expect(await orderIdsForCart(container, other.cartId)).toEqual([])
       })
+
+      it("places the order on detection for a coin the shopper chose on the gateway's hosted page, once the gateway reports it, and not for another coin", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        const service = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
+        await saveSettings(api, auth, { order_on_detection: false, order_rules: [{ coins: ["LTC"], below: null, place: "on_detection" }] })
+
+        // The store names no coin: the shopper picks it on the gateway's page (a shop without
+        // white-label learns it from the callback's `currency`, spec §6.1).
+        const store = await createCryptoStore(container)
+        const hosted = await startCryptoCheckout(api, store)
+        expect((await service.listCryptoInvoices({ cart_id: store.cartId }))[0]).toMatchObject({ psys_cid: null })
+        const ltc = await gateway.control().switchCurrency(hosted.txnId, "LTC")
+        await gateway.payAndDeliver(ltc.txn_id, { confirmations: 0 })
+        expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)
+        expect((await service.listCryptoInvoices({ cart_id: store.cartId }))[0]).toMatchObject({ psys_cid: "LTC", session_status: "pending_authorization" })
+
+        const other = await anotherCart(api, store)
+        const otherHosted = await startCryptoCheckout(api, other)
+        // TRX: a coin whose currency code names it alone (BTC would not: BTC_TEST's code is BTC too).
+        const trx = await gateway.control().switchCurrency(otherHosted.txnId, "TRX")
+        await gateway.payAndDeliver(trx.txn_id, { confirmations: 0 })
+        expect(await orderIdsForCart(container, other.cartId)).toEqual([])
+        expect((await service.listCryptoInvoices({ cart_id: other.cartId }))[0]).toMatchObject({ psys_cid: "TRX", session_status: "pending" })
+      })
     })
 
     describe("protect order status (docs/books.md#protect-order-status)", () => {
