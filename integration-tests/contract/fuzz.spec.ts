@@ -7,6 +7,10 @@ import fc from "fast-check"
 import { startSandbox, type RunningSandbox } from "../../src/sandbox"
 import { shopOf } from "./helpers"
 
+// Each test sends dozens of requests (creating invoices draws QR codes): on a loaded machine one
+// took more than jest's default 5 s. Speed is not what these tests check (benchmarks measure it).
+jest.setTimeout(120_000)
+
 let sandbox: RunningSandbox
 let keys: string[]
 let txnId = ""
