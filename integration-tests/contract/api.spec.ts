@@ -19,6 +19,10 @@ import {
 import { defaultSeed, startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
 import { clientFor, controlOf, dataOf, raw, shopOf } from "./helpers"
 
+// Over real HTTP to a running sandbox: on a loaded CI machine a test can pass jest's default 5 s.
+// Speed is not what these tests check.
+jest.setTimeout(60_000)
+
 const T0 = Date.UTC(2030, 5, 1, 8, 0, 0)
 const BTC_ADDRESS = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
 const ETH_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7"

@@ -8,6 +8,10 @@ import { defaultCurrencies } from "@medusajs/framework/utils"
 import { defaultSeed, startSandbox, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
 import { clientFor, dataOf, raw, shopOf } from "./helpers"
 
+// Over real HTTP to a running sandbox: on a loaded CI machine a test can pass jest's default 5 s.
+// Speed is not what these tests check.
+jest.setTimeout(60_000)
+
 let sandbox: RunningSandbox
 let plain: SandboxShop
 let seq = 0

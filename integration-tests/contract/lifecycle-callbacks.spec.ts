@@ -15,6 +15,10 @@ import {
 import { SandboxControlError, startSandbox, type PayOptions, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
 import { clientFor, controlOf, rawControl, shopOf, startReceiver, type Receiver } from "./helpers"
 
+// Over real HTTP to a running sandbox: on a loaded CI machine a test can pass jest's default 5 s.
+// Speed is not what these tests check.
+jest.setTimeout(60_000)
+
 const T0 = Date.UTC(2030, 5, 1, 8, 0, 0)
 const BTC_ADDRESS = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
 

@@ -6,6 +6,10 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { ChartsTab } from "../../charts-tab"
 import type { AttentionChartResponse, BalanceChartResponse, VolumeChartResponse } from "../types"
 
+// Rendering three charts in jsdom took 4.5 s on a loaded CI machine, near jest's default 5 s.
+// Speed is not what these tests check.
+jest.setTimeout(60_000)
+
 const get = jest.fn()
 // The admin API client is the one seam: the charts' answers are made here, no server runs.
 jest.mock("../../../lib/api", () => ({
