@@ -44,9 +44,9 @@ export interface RaiseCryptoAttentionInput {
   evidence: Record<string, unknown>
 }
 
-type CryptoWithdrawalRow = InferTypeOf<typeof CryptoWithdrawal>
+export type CryptoWithdrawalRecord = InferTypeOf<typeof CryptoWithdrawal>
 /** One withdrawal row as `createCryptoWithdrawals` takes it. */
-type CryptoWithdrawalCreate = Partial<CryptoWithdrawalRow>
+type CryptoWithdrawalCreate = Partial<CryptoWithdrawalRecord>
 
 /**
  * Our own data: verified callback deliveries, the invoice mirror (one row per invoice we create,
@@ -163,8 +163,7 @@ class CryptoModuleService extends MedusaService({
 
   @InjectTransactionManager()
   protected async reserveCryptoTopUp_(input: { root_id: string; base: string; order_canceled: boolean }, @MedusaContext() sharedContext: Context = {}): Promise<TopUpPlan & { id?: string }> {
-    const manager = sharedContext.transactionManager as SqlEntityManager
-    await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [reservationLockKey(input.base)])
+    await lockReservations(sharedContext, input.base)
     const root = await this.retrieveCryptoInvoice(input.root_id, {}, sharedContext)
     const topUps = await this.listCryptoInvoices({ topup_of: root.id }, { order: { created_at: "ASC" } }, sharedContext)
     const ids = [root.id, ...topUps.map((row) => row.id)]
@@ -212,19 +211,16 @@ class CryptoModuleService extends MedusaService({
    * counted (docs/attention.md#paying-the-rest).
    */
   @InjectManager()
-  async createCryptoSendBack(data: CryptoWithdrawalCreate & { invoice_id: string }, @MedusaContext() sharedContext: Context = {}): Promise<CryptoWithdrawalRow> {
+  async createCryptoSendBack(data: CryptoWithdrawalCreate & { invoice_id: string }, @MedusaContext() sharedContext: Context = {}): Promise<CryptoWithdrawalRecord> {
     return this.createCryptoSendBack_(data, sharedContext)
   }
 
   @InjectTransactionManager()
-  protected async createCryptoSendBack_(data: CryptoWithdrawalCreate & { invoice_id: string }, @MedusaContext() sharedContext: Context = {}): Promise<CryptoWithdrawalRow> {
-    const manager = sharedContext.transactionManager as SqlEntityManager
+  protected async createCryptoSendBack_(data: CryptoWithdrawalCreate & { invoice_id: string }, @MedusaContext() sharedContext: Context = {}): Promise<CryptoWithdrawalRecord> {
     const invoice = await this.retrieveCryptoInvoice(data.invoice_id, {}, sharedContext)
     const root = invoice.topup_of === null ? invoice : await this.retrieveCryptoInvoice(invoice.topup_of, {}, sharedContext)
     const base = root.cart_id ?? root.payment_collection_id
-    if (base !== null) {
-      await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [reservationLockKey(base)])
-    }
+    if (base !== null) await lockReservations(sharedContext, base)
     const open = (await this.listCryptoInvoices({ topup_of: root.id }, {}, sharedContext)).find(isOpenTopUp)
     if (open !== undefined) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, payingTheRestRefusal(open))
@@ -244,8 +240,7 @@ class CryptoModuleService extends MedusaService({
 
   @InjectTransactionManager()
   protected async releaseCryptoTopUp_(input: { id: string; base: string }, @MedusaContext() sharedContext: Context = {}): Promise<void> {
-    const manager = sharedContext.transactionManager as SqlEntityManager
-    await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [reservationLockKey(input.base)])
+    await lockReservations(sharedContext, input.base)
     const topUp = await this.retrieveCryptoInvoice(input.id, {}, sharedContext)
     if (topUp.topup_of === null || topUp.txn_id !== null) return
     const root = await this.retrieveCryptoInvoice(topUp.topup_of, {}, sharedContext)
@@ -361,12 +356,20 @@ function fiatShare(source: string, part: string, whole: string): string {
 }
 
 /**
- * Takes the transaction's lock on a cart's order numbers (released when the transaction ends) and
- * gives the invoice mirror's rows inside that transaction.
+ * Takes the transaction's lock on a cart's (or payment collection's) order numbers, top-ups and
+ * send-backs: a PostgreSQL advisory lock released when the transaction ends.
  */
-async function lockedReservationRows(service: CryptoModuleService, base: string, sharedContext: Context): Promise<ReservationRows> {
+async function lockReservations(sharedContext: Context, base: string): Promise<void> {
   const manager = sharedContext.transactionManager as SqlEntityManager
   await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [reservationLockKey(base)])
+}
+
+/**
+ * Takes the transaction's lock on a cart's order numbers (`lockReservations`) and gives the invoice
+ * mirror's rows inside that transaction.
+ */
+async function lockedReservationRows(service: CryptoModuleService, base: string, sharedContext: Context): Promise<ReservationRows> {
+  await lockReservations(sharedContext, base)
   return {
     list: async (filters) => (await service.listCryptoInvoices(filters, {}, sharedContext)) as ReservationRow[],
     create: async (data) => service.createCryptoInvoices(data, sharedContext),

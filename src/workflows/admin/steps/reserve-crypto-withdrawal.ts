@@ -1,12 +1,11 @@
-import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import type { CryptoWithdrawal } from "../../../modules/crypto/models/crypto-withdrawal"
+import type { CryptoWithdrawalRecord } from "../../../modules/crypto/service"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { resolveCryptoProvider } from "../../../core/provider-entry"
 import { checkAmounts, normalizeRecipients, placesOfCoin, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../../../core/withdrawal"
 
-export type CryptoWithdrawalRecord = InferTypeOf<typeof CryptoWithdrawal>
+export type { CryptoWithdrawalRecord }
 
 export interface ReserveCryptoWithdrawalInput {
   idempotency_key: string
