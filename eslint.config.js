@@ -8,7 +8,7 @@ const tseslint = require("typescript-eslint")
 // --- Import boundaries ------------------------------------------------------------------------------
 // ESLint's own `no-restricted-imports` matches the import string, not the resolved file, so a relative
 // import is judged by how far it climbs: a file `depth` folders below src/<folder>/ reaches src/ with
-// depth + 1 `../`. One config block per folder and depth says which src/ folders such a climb may land
+// depth + 1 `..`. One config block per folder and depth says which src/ folders such a climb may land
 // in. The rule's options are replaced, not merged, when two blocks match a file, so each block carries
 // every restriction of its folder.
 
@@ -158,6 +158,38 @@ const boundaryBlocks = Object.entries(BOUNDARIES).flatMap(([folder, boundary]) =
   }))
 })
 
+// --- Floors inside src/core -------------------------------------------------------------------------
+// src/core is in floors (src/core/README.md): a file imports its own floor and the floors below it,
+// never one above. The root (money, errors, events, coins) is the bottom floor.
+const CORE_FLOORS = ["", "config", "payment", "money-out", "books", "notify"]
+
+const coreFloorBlocks = CORE_FLOORS.flatMap((floor, level) => {
+  const above = CORE_FLOORS.slice(level + 1)
+  if (above.length === 0) return []
+  const message = `src/core${floor ? `/${floor}` : ""} may import only its own floor and those below it (${CORE_FLOORS.slice(0, level + 1).map((f) => f || "the root").join(", ")}), never ${above.join(", ")} (src/core/README.md).`
+  const base = BOUNDARIES.core
+  return Array.from({ length: MAX_DEPTH }, (_, depth) => {
+    // A file `depth` folders below src/core/<floor>/ reaches src/core/ with depth + 1 `../` (depth `../` from the root).
+    const toCore = floor ? depth + 1 : depth
+    const up = toCore === 0 ? "\\./" : `(?:\\.\\./){${toCore}}`
+    return {
+      files: [`src/core/${floor ? `${floor}/` : ""}${"*/".repeat(depth)}${SOURCE_FILES}`],
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              { regex: relativeEscape(base, depth + 1), message: base.message },
+              { regex: selfImport(base), message: base.message },
+              { regex: `^${up}(?:${above.join("|")})(?:/|$)`, message },
+            ],
+          },
+        ],
+      },
+    }
+  }).filter((block) => floor !== "" || block.files[0].split("/").length === 3)
+})
+
 module.exports = [
   { ignores: ["node_modules/**", ".medusa/**", "dist/**", "coverage/**", ".test-results/**", ".demo/**", "examples/**"] },
   ...medusa.configs.recommended,
@@ -177,4 +209,5 @@ module.exports = [
     rules: { "@medusajs/use-medusa-error-not-generic-error": "off" },
   },
   ...boundaryBlocks,
+  ...coreFloorBlocks,
 ]

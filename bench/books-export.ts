@@ -18,7 +18,7 @@ import { createRequire } from "node:module"
 import { join } from "node:path"
 import { Writable } from "node:stream"
 import knexFactory, { type Knex } from "knex"
-import { writeBooks, type BooksFormat } from "../src/core/books-export/write"
+import { writeBooks, type BooksFormat } from "../src/core/books/export-write"
 
 interface EmbeddedPg {
   url(database: string): string

@@ -5,7 +5,7 @@
  * demo store's environment from `process.env`, without starting anything.
  */
 import { demoStoreEnv, demoStorefront } from "../../scripts/lib/demo-env"
-import { parseCryptoOptions, returnUrl } from "../../src/core/options"
+import { parseCryptoOptions, returnUrl } from "../../src/core/config/options"
 
 const services = {
   databaseUrl: "postgres://localhost:5432/medusa_demo",

@@ -1,7 +1,7 @@
 // The accountant's export (docs/books.md#accounting-export): carts paid through the sandbox in
 // every way that moves crypto (exact, over, under beyond the tolerance, refunded), the export
 // downloaded as CSV and JSON over HTTP, and its per-coin totals held against the account
-// (src/core/account.ts) of the same invoices. The sandbox is driven only through its control client.
+// (src/core/money-out/account.ts) of the same invoices. The sandbox is driven only through its control client.
 import { randomBytes } from "node:crypto"
 import path from "node:path"
 import type { ICustomerModuleService, MedusaContainer } from "@medusajs/framework/types"
@@ -10,7 +10,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { parse } from "csv-parse/sync"
 import { Decimal } from "decimal.js"
-import { accountOfInvoices, type InvoiceAccount } from "../../src/core/account"
+import { accountOfInvoices, type InvoiceAccount } from "../../src/core/money-out/account"
 import { resolveCryptoModule } from "../../src/modules/crypto"
 import {
   callbacksDeliveredAndProcessed,

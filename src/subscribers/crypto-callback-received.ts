@@ -2,7 +2,7 @@ import type { IEventBusModuleService, Logger, MedusaContainer } from "@medusajs/
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { failureReason } from "../core/errors"
-import { callbackConcurrency, ProcessLimit } from "../core/process-limit"
+import { callbackConcurrency, ProcessLimit } from "../core/config/process-limit"
 import { CALLBACK_EVENT_OPTIONS, CART_RETRY_DELAYS_MS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackReceivedEvent } from "../core/events"
 import { handleCryptoCallbackWorkflow } from "../workflows/handle-crypto-callback"
 import { recordCryptoCallbackFailureWorkflow } from "../workflows/record-crypto-callback-failure"
@@ -60,7 +60,7 @@ export async function handleCallbackEvent(deps: CallbackEventDeps, event: Crypto
 }
 
 /** `crypto.callback.received` → `handleCryptoCallbackWorkflow` (docs/architecture.md#callback-route). */
-/** Deliveries this process works on at once (src/core/process-limit.ts); the rest wait their turn. */
+/** Deliveries this process works on at once (src/core/config/process-limit.ts); the rest wait their turn. */
 const processing = new ProcessLimit(callbackConcurrency(process.env.CRYPTO_CALLBACK_CONCURRENCY))
 
 export default async function cryptoCallbackReceived({ event, container }: SubscriberArgs<CryptoCallbackReceivedEvent>): Promise<void> {

@@ -5,7 +5,7 @@ import type { OrderRule } from "../lib/types"
 
 /**
  * The merchant's order rules (docs/books.md#order-rules) as rows in words, first match wins:
- * add, edit, remove, reorder. The server checks them again (src/core/order-rules.ts); this form
+ * add, edit, remove, reorder. The server checks them again (src/core/config/order-rules.ts); this form
  * only says early what it would refuse.
  */
 

@@ -90,7 +90,7 @@ export interface SettingsResponse {
   settings: AdminCryptoSettings
 }
 
-/** One order rule as the settings answer it (src/core/order-rules.ts): coins (empty = any), an amount limit, where the order is placed. */
+/** One order rule as the settings answer it (src/core/config/order-rules.ts): coins (empty = any), an amount limit, where the order is placed. */
 export type OrderRule = AdminCryptoSettings["effective"]["order_rules"][number]
 
 /** A field a merchant saves on the settings page. */

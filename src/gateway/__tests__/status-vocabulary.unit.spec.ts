@@ -1,9 +1,9 @@
 import { readFileSync } from "fs"
 import path from "path"
 import ts from "typescript"
-import type { ShopperPaymentStatus } from "../../core/shopper-status"
+import type { ShopperPaymentStatus } from "../../core/payment/shopper-status"
 import type { CryptoInvoicePaymentStatus } from "../../storefront/types"
-import type { RefundClaimStatus, StoreRefundClaimView } from "../../core/refund-claim"
+import type { RefundClaimStatus, StoreRefundClaimView } from "../../core/money-out/refund-claim"
 import type { CryptoRefundClaim, CryptoRefundClaimStatus } from "../../storefront/refund-claim-types"
 import { GatewayStatus, INVOICE_STATUSES, WITHDRAWAL_STATUSES, WithdrawalResultStatus } from "../index"
 
@@ -28,12 +28,12 @@ const declaration = path.join(root, "src/gateway/types/common.ts")
 
 /** Every file holding a map over the statuses; each must stop compiling when a status is added. */
 const MAPS = [
-  "src/core/payment-state.ts",
-  "src/core/shopper-status.ts",
-  "src/core/order-number.ts",
+  "src/core/payment/payment-state.ts",
+  "src/core/payment/shopper-status.ts",
+  "src/core/payment/order-number.ts",
   "src/sandbox/core/invoice-machine.ts",
-  "src/core/account.ts",
-  "src/core/withdrawal.ts",
+  "src/core/money-out/account.ts",
+  "src/core/money-out/withdrawal.ts",
   "src/workflows/steps/read-crypto-payment-status.ts",
   "src/admin/components/common.tsx",
 ].map((file) => path.join(root, file))

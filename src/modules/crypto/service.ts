@@ -14,7 +14,7 @@ import { CryptoSetting } from "./models/crypto-setting"
 import { CryptoSettingChange } from "./models/crypto-setting-change"
 import { CryptoSyncCursor } from "./models/crypto-sync-cursor"
 import { CryptoWithdrawal } from "./models/crypto-withdrawal"
-import { invalidateSettingsOnWrite, type SettingsCache } from "../../core/settings"
+import { invalidateSettingsOnWrite, type SettingsCache } from "../../core/config/settings"
 import {
   releaseInvoiceReservation,
   reservationLockKey,
@@ -23,10 +23,10 @@ import {
   type ReservationRow,
   type ReservationRows,
   type ReserveInvoiceInput,
-} from "../../core/invoice-reservation"
+} from "../../core/payment/invoice-reservation"
 import { Decimal } from "decimal.js"
 import { exact } from "../../core/money"
-import { isOpenTopUp, payingTheRestRefusal, topUpPlan, type TopUpGroupRow, type TopUpPlan } from "../../core/top-up"
+import { isOpenTopUp, payingTheRestRefusal, topUpPlan, type TopUpGroupRow, type TopUpPlan } from "../../core/payment/top-up"
 
 export type CryptoAttentionRecord = InferTypeOf<typeof CryptoAttention>
 
@@ -54,7 +54,7 @@ type CryptoWithdrawalCreate = Partial<CryptoWithdrawalRecord>
  * settings per provider, withdrawals (cash_out / mass_cash_out, refunds included) with their
  * duplicate guard, exchanges, the "Needs attention" queue, and the cursors of the reconciliation's
  * reads of gateway lists. Data only: what the rows mean is
- * src/core's business (e.g. the effective options, src/core/settings.ts).
+ * src/core's business (e.g. the effective options, src/core/config/settings.ts).
  */
 class CryptoModuleService extends MedusaService({
   CryptoAttention,
@@ -74,13 +74,13 @@ class CryptoModuleService extends MedusaService({
   constructor(...args: any[]) {
     super(...args)
     // Every write to the settings table invalidates the settings checkouts read through Medusa's
-    // cache module, on every instance sharing it (src/core/settings.ts).
+    // cache module, on every instance sharing it (src/core/config/settings.ts).
     invalidateSettingsOnWrite(this, () => this.cryptoSettingsCache())
   }
 
   /**
    * Medusa's cache module (`Modules.CACHE`: in-memory by default, Redis in production), where the
-   * payment paths keep the settings rows (src/core/settings.ts). Medusa hands a module only a few
+   * payment paths keep the settings rows (src/core/config/settings.ts). Medusa hands a module only a few
    * shared services (not this one), so it is resolved from the application when used; undefined
    * where there is none (a script without the application).
    */
@@ -120,7 +120,7 @@ class CryptoModuleService extends MedusaService({
 
   /**
    * Reserves the gateway order number of a new payment session before the gateway is asked
-   * (src/core/invoice-reservation.ts): one transaction holding a PostgreSQL advisory lock on the
+   * (src/core/payment/invoice-reservation.ts): one transaction holding a PostgreSQL advisory lock on the
    * cart, so two sessions created at once for one cart, on any instances, cannot take the same new
    * number, and a retry after a failed call finds its reservation again.
    */

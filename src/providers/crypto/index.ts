@@ -6,4 +6,4 @@ export default ModuleProvider(Modules.PAYMENT, {
 })
 
 export { CryptoPaymentProviderService }
-export type { CryptoProviderOptions } from "../../core/options"
+export type { CryptoProviderOptions } from "../../core/config/options"

@@ -23,15 +23,15 @@ import type {
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { Invoice } from "../../gateway"
-import { sharedLockingWarning, type DeploymentConfig } from "../../core/deployment"
-import { belowMinimum, listCurrencies, offeredCoins, resolveCoinId, type CachedCurrency } from "../../core/currency-cache"
+import { sharedLockingWarning, type DeploymentConfig } from "../../core/config/deployment"
+import { belowMinimum, listCurrencies, offeredCoins, resolveCoinId, type CachedCurrency } from "../../core/payment/currency-cache"
 import { failureReason, toMedusaError } from "../../core/errors"
 import { CryptoEvents, invoiceCreatedEvent } from "../../core/events"
-import { assessInvoiceChain, assessUnderInvoicePolicy, gatewayReadingOf, statusPolicy, storedReadingCoin, usableStoredReading, type GatewayReading, type OperationReader } from "../../core/invoice-chain"
-import type { StatusPolicy } from "../../core/payment-state"
+import { assessInvoiceChain, assessUnderInvoicePolicy, gatewayReadingOf, statusPolicy, storedReadingCoin, usableStoredReading, type GatewayReading, type OperationReader } from "../../core/payment/invoice-chain"
+import type { StatusPolicy } from "../../core/payment/payment-state"
 import { fiatToMinorUnits, sessionAmountToDecimalString, shopperCommission } from "../../core/money"
-import { assessInvoiceGroup, topUpCommission } from "../../core/top-up"
-import { isClearRefusal } from "../../core/withdrawal"
+import { assessInvoiceGroup, topUpCommission } from "../../core/payment/top-up"
+import { isClearRefusal } from "../../core/money-out/withdrawal"
 import {
   callbackUrl,
   optionWarnings,
@@ -39,10 +39,10 @@ import {
   returnUrl,
   type CryptoProviderOptions,
   type ResolvedCryptoOptions,
-} from "../../core/options"
-import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "../../core/provider-entry"
-import { readEffectiveOptionsCached } from "../../core/settings"
-import { invoiceBooksAtCreation } from "../../core/invoice-books"
+} from "../../core/config/options"
+import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "../../core/config/provider-entry"
+import { readEffectiveOptionsCached } from "../../core/config/settings"
+import { invoiceBooksAtCreation } from "../../core/payment/invoice-books"
 import { applicationDeps, type ProviderDeps, type ProviderDepsFactory, type ProviderGateway } from "./deps"
 import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "./refund-authorization"
 
@@ -85,7 +85,7 @@ const text = (data: SessionData | undefined, key: string): string | undefined =>
 /**
  * The crypto payment provider: a thin adapter between Medusa's payment module and the gateway
  * client. Money states always come from the gateway (`operations.retrieve`), mapped by the one
- * status map (src/core/payment-state.ts).
+ * status map (src/core/payment/payment-state.ts).
  */
 class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProviderOptions> {
   static override identifier = CRYPTO_PROVIDER_IDENTIFIER
@@ -146,7 +146,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     const allowed = options.allowedCurrencies.length > 0 ? offeredCoins(coins, options.allowedCurrencies).map((coin) => coin.psys_cid) : []
 
     // The order number is reserved in our module before the gateway is asked (one transaction
-    // under a lock on the cart, src/core/invoice-reservation.ts).
+    // under a lock on the cart, src/core/payment/invoice-reservation.ts).
     const base = cart?.id ?? session.payment_collection_id
     const reservation = await cryptoModule.reserveCryptoInvoice({
       base,

@@ -1,8 +1,8 @@
-import { shopperStatusOf } from "../../core/shopper-status"
+import { shopperStatusOf } from "../../core/payment/shopper-status"
 import type { CryptoInvoiceStatus, CryptoPaymentStatusResponse } from "../types"
 
 /**
- * The store route's `shopper_status` for an invoice, by the server's own mapping (src/core/payment-state.ts),
+ * The store route's `shopper_status` for an invoice, by the server's own mapping (src/core/payment/payment-state.ts),
  * so the kit's tests read gateway statuses exactly as a shopper's store answers them.
  */
 function served(invoice: CryptoInvoiceStatus): CryptoInvoiceStatus {

@@ -1,4 +1,4 @@
-import type { CryptoSessionStatus } from "../../core/payment-state"
+import type { CryptoSessionStatus } from "../../core/payment/payment-state"
 import type { CryptoInvoiceAssessment } from "../steps/assess-crypto-invoice"
 import { applyCryptoInvoice, type ApplyDeps } from "../steps/apply-crypto-invoice"
 

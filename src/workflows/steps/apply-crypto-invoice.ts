@@ -5,14 +5,14 @@ import { cancelOrderWorkflow, completeCartWorkflow, processPaymentWorkflow } fro
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
-import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, type CryptoInvoiceSessionState } from "../../core/payment-state"
-import { invoiceAttentions, protectedOrderAttention, type HandChange, type InvoiceBeforeSync } from "../../core/attention"
+import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, type CryptoInvoiceSessionState } from "../../core/payment/payment-state"
+import { invoiceAttentions, protectedOrderAttention, type HandChange, type InvoiceBeforeSync } from "../../core/books/attention"
 import { failureReason } from "../../core/errors"
 import { CryptoEvents, type CryptoMoneyEvent } from "../../core/events"
-import type { AssessmentFields } from "../../core/invoice-chain"
+import type { AssessmentFields } from "../../core/payment/invoice-chain"
 import type { CryptoInvoiceAssessment } from "./assess-crypto-invoice"
-import { DEFAULT_PAY_REST_HOURS } from "../../core/options"
-import { restHoldUntil } from "../../core/top-up"
+import { DEFAULT_PAY_REST_HOURS } from "../../core/config/options"
+import { restHoldUntil } from "../../core/payment/top-up"
 import { applyCryptoTopUps } from "./apply-crypto-top-ups"
 import { raiseCryptoAttentions } from "./raise-crypto-attention"
 
@@ -27,7 +27,7 @@ export interface AppliedCryptoInvoice {
    * `incomplete`: the money is there but the cart could not be completed yet (retried later);
    * `protected`: a person canceled or edited the order by hand and protect order status is on
    * (docs/books.md#protect-order-status): the order was left as it is, `protected_order` raised.
-   * Money nobody's order explains is raised in the attention queue (src/core/attention.ts).
+   * Money nobody's order explains is raised in the attention queue (src/core/books/attention.ts).
    */
   outcome: "applied" | "ignored_backward" | "not_created" | "session_gone" | "superseded" | "incomplete" | "protected"
   session_status: CryptoInvoiceSessionState
@@ -197,7 +197,7 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
     overpaid_amount: input.overpaid_amount,
     underpaid_amount: input.underpaid_amount,
     // What was owed back when the invoice was canceled stays as it was: money arriving after that
-    // is late money (src/core/attention.ts counts it from this figure, once, however often synced).
+    // is late money (src/core/books/attention.ts counts it from this figure, once, however often synced).
     refund_due_amount: current === "canceled" ? invoice.refund_due_amount : input.refund_due_amount,
     ...(input.psys_cid !== null ? { psys_cid: input.psys_cid } : {}),
     ...(input.currency !== null ? { currency: input.currency } : {}),
@@ -231,7 +231,7 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
   const sessionId = session?.id
   if ((session === undefined || typeof sessionId !== "string") && isTerminalSessionStatus(current)) {
     // Settled before the session went (a cart changed after expiry, an order's collection): the
-    // state stays; money seen now is late money or the order's (src/core/attention.ts).
+    // state stays; money seen now is late money or the order's (src/core/books/attention.ts).
     await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed })
     return respond("applied", current, invoice.order_id)
   }

@@ -1,8 +1,8 @@
 import type { RaiseCryptoAttentionInput } from "../../modules/crypto/service"
 import type CryptoModuleService from "../../modules/crypto/service"
-import { invoiceAttentions } from "../../core/attention"
-import { isCryptoInvoiceSessionState, type CryptoInvoiceSessionState } from "../../core/payment-state"
-import type { TopUpAssessment } from "../../core/top-up"
+import { invoiceAttentions } from "../../core/books/attention"
+import { isCryptoInvoiceSessionState, type CryptoInvoiceSessionState } from "../../core/payment/payment-state"
+import type { TopUpAssessment } from "../../core/payment/top-up"
 import type { AppliedCryptoInvoice } from "./apply-crypto-invoice"
 
 /** The part of our module the top-ups' apply writes. */

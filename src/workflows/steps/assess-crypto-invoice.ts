@@ -1,11 +1,11 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../core/errors"
-import { assessmentFields, assessInvoiceChain, assessUnderInvoicePolicy, storedReadingOfFields, type AssessmentFields, type OperationReader } from "../../core/invoice-chain"
-import type { StatusPolicy } from "../../core/payment-state"
-import { assessInvoiceGroup, topUpCommission, type TopUpAssessment } from "../../core/top-up"
-import { resolveCoinId } from "../../core/currency-cache"
-import { booksUpdate, invoiceBooksOf, type InvoiceBooks } from "../../core/invoice-books"
-import { resolveCryptoProvider } from "../../core/provider-entry"
+import { assessmentFields, assessInvoiceChain, assessUnderInvoicePolicy, storedReadingOfFields, type AssessmentFields, type OperationReader } from "../../core/payment/invoice-chain"
+import type { StatusPolicy } from "../../core/payment/payment-state"
+import { assessInvoiceGroup, topUpCommission, type TopUpAssessment } from "../../core/payment/top-up"
+import { resolveCoinId } from "../../core/payment/currency-cache"
+import { booksUpdate, invoiceBooksOf, type InvoiceBooks } from "../../core/payment/invoice-books"
+import { resolveCryptoProvider } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 
 /**

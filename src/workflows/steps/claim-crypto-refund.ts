@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { createHash } from "node:crypto"
-import { claimTokenHash, refundClaimStatus } from "../../core/refund-claim"
+import { claimTokenHash, refundClaimStatus } from "../../core/money-out/refund-claim"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type { CreateCryptoRefundInput } from "../admin/steps/prepare-crypto-refund"
 

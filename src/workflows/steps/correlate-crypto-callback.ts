@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
-import { checkCallbackAgainstInvoice, describeDiscrepancies, type CallbackDiscrepancy } from "../../core/callback-check"
+import { checkCallbackAgainstInvoice, describeDiscrepancies, type CallbackDiscrepancy } from "../../core/payment/callback-check"
 import { raiseCryptoAttentions } from "./raise-crypto-attention"
 
 export interface CorrelatedCryptoCallback {

@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { holdingInvoice } from "../../core/account"
+import { holdingInvoice } from "../../core/money-out/account"
 
 /** The crypto invoice a cart is paying now, and the payment session and collection it belongs to. */
 export interface CartCryptoInvoice {
@@ -43,7 +43,7 @@ export const findCartCryptoInvoiceStepId = "find-cart-crypto-invoice"
 
 /**
  * The current invoice of a cart: the one that pays a payment session the cart's collection holds
- * now (src/core/account.ts `holdingInvoice` among those): never one whose session Medusa deleted
+ * now (src/core/money-out/account.ts `holdingInvoice` among those): never one whose session Medusa deleted
  * (the cart changed), never one a new amount superseded, never a reservation the gateway never
  * answered (no `txn_id`: nothing a shopper could pay). The gateway cannot cancel an invoice
  * (spec §4), so an abandoned invoice stays payable: what it receives is shown for what it is

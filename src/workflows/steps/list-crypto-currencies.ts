@@ -1,9 +1,9 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { belowMinimum, convertToCoin, listCurrencies, offeredCoins, type CoinUnavailableReason } from "../../core/currency-cache"
+import { belowMinimum, convertToCoin, listCurrencies, offeredCoins, type CoinUnavailableReason } from "../../core/payment/currency-cache"
 import { exact } from "../../core/money"
 import { storedAmountToDecimalString } from "../../core/money"
-import { isCryptoProviderId, resolveCryptoProvider } from "../../core/provider-entry"
+import { isCryptoProviderId, resolveCryptoProvider } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 import { assertCartInSalesChannels } from "./find-cart-crypto-invoice"
 

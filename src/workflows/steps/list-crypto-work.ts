@@ -1,7 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
-import { ERROR_POLL_HOURS, INVOICE_STATUSES, SETTLED_AT_GATEWAY } from "../../core/payment-state"
+import { ERROR_POLL_HOURS, INVOICE_STATUSES, SETTLED_AT_GATEWAY } from "../../core/payment/payment-state"
 
 export interface CryptoReconcileWork {
   /**

@@ -2,9 +2,9 @@ import type { ConfigModule, CreateNotificationDTO, FilterableNotificationProps, 
 import { ContainerRegistrationKeys, Modules, NotificationStatus } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CryptoEvents, type CryptoEventName, type CryptoInvoiceCreatedEvent, type CryptoRefundClaimableEvent } from "../../core/events"
-import { returnUrl, type ResolvedCryptoOptions } from "../../core/options"
-import { GatewayStatus, knownStatusOf } from "../../core/payment-state"
-import { resolveCryptoProviderEntry } from "../../core/provider-entry"
+import { returnUrl, type ResolvedCryptoOptions } from "../../core/config/options"
+import { GatewayStatus, knownStatusOf } from "../../core/payment/payment-state"
+import { resolveCryptoProviderEntry } from "../../core/config/provider-entry"
 import {
   instructionsData,
   receivedData,
@@ -15,9 +15,9 @@ import {
   shopperMessagesUnavailable,
   underpaidData,
   type RenderedShopperMessage,
-  type ShopperMessageKind,
-} from "../../core/shopper-messages"
-import { groupReceived, topUpPlan } from "../../core/top-up"
+} from "../../core/notify/shopper-messages"
+import type { ShopperMessageKind } from "../../core/config/message-templates"
+import { groupReceived, topUpPlan } from "../../core/payment/top-up"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { cartOrderCanceled } from "./open-crypto-top-up"

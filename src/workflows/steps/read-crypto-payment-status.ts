@@ -1,12 +1,12 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { accountOfInvoices, invoiceAccount, type InvoiceAccount } from "../../core/account"
+import { accountOfInvoices, invoiceAccount, type InvoiceAccount } from "../../core/money-out/account"
 import { Decimal } from "decimal.js"
 import { exact, sumAmounts } from "../../core/money"
-import { networkOf } from "../../core/network"
-import { groupReceived, topUpCommission, topUpPlan, type TopUpGroupRow } from "../../core/top-up"
+import { networkOf } from "../../core/coins"
+import { groupReceived, topUpCommission, topUpPlan, type TopUpGroupRow } from "../../core/payment/top-up"
 import { isDecimalString } from "../../gateway/core/money"
-import { GatewayStatus, knownStatusOf, shopperStatusOf, type KnownStatus, type ShopperPaymentStatus } from "../../core/payment-state"
+import { GatewayStatus, knownStatusOf, shopperStatusOf, type KnownStatus, type ShopperPaymentStatus } from "../../core/payment/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { CART_NOT_FOUND_MESSAGE } from "./find-cart-crypto-invoice"
@@ -34,7 +34,7 @@ export interface StoreCryptoPaymentInvoice {
   status: string | null
   /** What we applied in Medusa: pending, pending_authorization, captured, canceled, error. */
   session_status: string
-  /** What the shopper is told, mapped here so a storefront never reads gateway statuses (src/core/payment-state.ts). */
+  /** What the shopper is told, mapped here so a storefront never reads gateway statuses (src/core/payment/payment-state.ts). */
   shopper_status: ShopperPaymentStatus
   white_label: boolean
   psys_cid: string | null
@@ -69,7 +69,7 @@ export interface StoreCryptoPaymentInvoice {
   /** The shortfall of a payment accepted within the underpaid tolerance, in the coin. */
   underpaid_amount: string | null
   refund_due_amount: string | null
-  /** The invoice's account: expected, received, confirmed, sent back, refunded, held, with its coin (src/core/account.ts). */
+  /** The invoice's account: expected, received, confirmed, sent back, refunded, held, with its coin (src/core/money-out/account.ts). */
   account: InvoiceAccount | null
   address: string | null
   /** The gateway's QR image as a data URL (white-label). */
@@ -269,7 +269,7 @@ export const readCryptoPaymentStatusStep = createStep(
       const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: invoice.session_id } })
       view = await invoiceView(cryptoModule, invoice, (sessions[0]?.data as Record<string, unknown> | null | undefined) ?? {}, () => cartOrderCanceled(query, input.cart_id))
     }
-    // Their accounts never hold the order's money (src/core/account.ts): what left is summed from
+    // Their accounts never hold the order's money (src/core/money-out/account.ts): what left is summed from
     // the withdrawals that name them (a refund of the abandoned payment).
     const withdrawals = abandoned.length === 0 ? [] : await cryptoModule.listCryptoWithdrawals({ invoice_id: abandoned.map((row) => row.id) })
 
@@ -385,7 +385,7 @@ async function invoiceFields(
   const required = wholeNumber(sessionData.expected_confirmations)
   const current = wholeNumber(fields.confirmations)
   const psysCid = invoice.psys_cid
-  // Every amount with its coin, derived from the invoice and the withdrawals that name it (src/core/account.ts).
+  // Every amount with its coin, derived from the invoice and the withdrawals that name it (src/core/money-out/account.ts).
   const { holding: account } = await accountOfInvoices(cryptoModule, [invoice], { payment_session_ids: [invoice.session_id] })
   const txUrls = Array.isArray(fields.tx_urls) ? fields.tx_urls.filter((url): url is string => typeof url === "string") : []
 

@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { claimTokenHash, storeRefundClaimView, type StoreRefundClaimView } from "../../core/refund-claim"
+import { claimTokenHash, storeRefundClaimView, type StoreRefundClaimView } from "../../core/money-out/refund-claim"
 import { resolveCryptoModule } from "../../modules/crypto"
 
 export const readCryptoRefundClaimStepId = "read-crypto-refund-claim"

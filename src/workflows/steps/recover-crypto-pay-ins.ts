@@ -3,9 +3,9 @@ import type { ConfigModule, Logger, MedusaContainer } from "@medusajs/framework/
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { GatewayNotFoundError, type Deposit, type DepositListParams, type Operation, type OperationList, type OperationListParams } from "../../gateway"
-import { payInFieldsOfOperation, payInsToRecord, type StoredPayInState } from "../../core/deposits"
+import { payInFieldsOfOperation, payInsToRecord, type StoredPayInState } from "../../core/payment/deposits"
 import { failureReason } from "../../core/errors"
-import { createGatewayClient, listCryptoProviderEntries } from "../../core/provider-entry"
+import { createGatewayClient, listCryptoProviderEntries } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type { CryptoCallbackDelivery } from "../../modules/crypto/callback-upsert"
 

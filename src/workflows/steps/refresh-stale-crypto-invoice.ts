@@ -1,7 +1,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { isSettledAtGateway } from "../../core/payment-state"
+import { isSettledAtGateway } from "../../core/payment/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { syncCryptoInvoiceWorkflow } from "../sync-crypto-invoice"

@@ -1,11 +1,11 @@
 import type { ConfigModule, Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { saveSnapshotRows, snapshotRowsOf } from "../../core/balance-snapshot"
-import { readCryptoBalances } from "../../core/balances"
-import { storeDefaultCurrency, utcDay } from "../../core/charts"
+import { saveSnapshotRows, snapshotRowsOf } from "../../core/books/balance-snapshot"
+import { readCryptoBalances } from "../../core/books/balances"
+import { storeDefaultCurrency, utcDay } from "../../core/books/charts"
 import { failureReason } from "../../core/errors"
-import { listCryptoProviderEntries, resolveCryptoProvider } from "../../core/provider-entry"
+import { listCryptoProviderEntries, resolveCryptoProvider } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 
 export interface SnapshotCryptoBalancesStepInput {

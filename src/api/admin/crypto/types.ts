@@ -5,17 +5,17 @@
  * imports it with `import type`, which TypeScript erases, so no server code reaches the browser.
  */
 import type { InferTypeOf } from "@medusajs/framework/types"
-import type { InvoiceAccount } from "../../../core/account"
-import type { CryptoBalance, CryptoBalances } from "../../../core/balances"
-import type { DepositTotal, PayInCallback } from "../../../core/deposits"
-import type { CryptoOrderPayment, CryptoRefundQuote } from "../../../core/refund"
+import type { InvoiceAccount } from "../../../core/money-out/account"
+import type { CryptoBalance, CryptoBalances } from "../../../core/books/balances"
+import type { DepositTotal, PayInCallback } from "../../../core/payment/deposits"
+import type { CryptoOrderPayment, CryptoRefundQuote } from "../../../core/money-out/refund"
 import type { CryptoSettingsView } from "./settings/route"
 import type { CRYPTO_SETTINGS_FIELDS } from "../../../workflows/admin/steps/upsert-crypto-settings"
-import type { GatewayFailureEvidence, GatewayFailureRead, WithdrawalCandidate, WithdrawalRecipient } from "../../../core/withdrawal"
+import type { GatewayFailureEvidence, GatewayFailureRead, WithdrawalCandidate, WithdrawalRecipient } from "../../../core/money-out/withdrawal"
 import type { CryptoExchange } from "../../../modules/crypto/models/crypto-exchange"
 import type { CryptoInvoice } from "../../../modules/crypto/models/crypto-invoice"
 import type { CryptoRefundClaim } from "../../../modules/crypto/models/crypto-refund-claim"
-import type { RefundClaimStatus } from "../../../core/refund-claim"
+import type { RefundClaimStatus } from "../../../core/money-out/refund-claim"
 import type { CryptoWithdrawal } from "../../../modules/crypto/models/crypto-withdrawal"
 
 /** A value as `res.json` sends it: a `Date` becomes its ISO string. */
@@ -35,7 +35,7 @@ export type AdminCryptoBalance = CryptoBalance
 /** GET /admin/crypto/balances. */
 export type AdminCryptoBalancesResponse = CryptoBalances & { fetched_at: string }
 
-/** One invoice's account (src/core/account.ts): every amount in `psys_cid`. */
+/** One invoice's account (src/core/money-out/account.ts): every amount in `psys_cid`. */
 export type AdminCryptoInvoiceAccount = InvoiceAccount
 
 /** A crypto payment of an order as GET /admin/crypto/orders/:id lists it (its `data` left out). */
@@ -63,7 +63,7 @@ export type AdminCryptoEffectiveSettings = AdminCryptoSettings["effective"]
 
 /**
  * A recorded withdrawal (crypto_withdrawal), crypto refunds included, as the withdrawal routes answer
- * it; its JSON columns with the shapes src/core/withdrawal.ts writes.
+ * it; its JSON columns with the shapes src/core/money-out/withdrawal.ts writes.
  */
 export type AdminCryptoWithdrawal = Serialized<Omit<InferTypeOf<typeof CryptoWithdrawal>, "recipients" | "tx_urls" | "gateway_evidence">> & {
   recipients: WithdrawalRecipient[]

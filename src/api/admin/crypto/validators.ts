@@ -2,12 +2,12 @@ import { z } from "@medusajs/framework/zod"
 import { Decimal } from "decimal.js"
 import { GatewayStatus, INVOICE_STATUSES, isDecimalString } from "../../../gateway"
 import { amountProblem } from "../../../core/money"
-import { orderRulesProblems, orderRulesSchema, type OrderRule } from "../../../core/order-rules"
+import { orderRulesProblems, orderRulesSchema, type OrderRule } from "../../../core/config/order-rules"
 
 /**
  * A positive decimal string: money never travels as a JSON number (it would be a float). Its form
  * by the one amount rule (docs/money-out.md#amounts); its places are checked against the coin's
- * precision once the coin is known (src/core/withdrawal.ts `checkAmounts`).
+ * precision once the coin is known (src/core/money-out/withdrawal.ts `checkAmounts`).
  */
 const positiveDecimal = (field: string) =>
   z
@@ -279,7 +279,7 @@ export const AdminUpdateCryptoSettings = z
       .refine((value) => new Decimal(value).lte(100), "underpaid_tolerance_percent must be at most 100")
       .nullable()
       .optional(),
-    // Checked by the one rule schema (src/core/order-rules.ts); each problem names its field, e.g.
+    // Checked by the one rule schema (src/core/config/order-rules.ts); each problem names its field, e.g.
     // `order_rules[1].below.amount` (Medusa's error text gives a custom issue's message only).
     order_rules: z.unknown().transform((value, ctx): OrderRule[] | null | undefined => {
       if (value === undefined || value === null) return value

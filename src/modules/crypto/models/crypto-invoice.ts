@@ -57,7 +57,7 @@ export const CryptoInvoice = model
     superseded_by: model.text().nullable(),
     last_synced_at: model.dateTime().nullable(),
     /**
-     * The latest gateway reading of this invoice's chain (src/core/invoice-chain.ts,
+     * The latest gateway reading of this invoice's chain (src/core/payment/invoice-chain.ts,
      * `StoredGatewayReading`: status, amounts, when, under which status policy), written by the
      * sync's assess step under the invoice's lock. The provider's authorize and capture, run by the
      * apply step's Medusa workflows on any instance, take it while it is fresh instead of reading
@@ -83,7 +83,7 @@ export const CryptoInvoice = model
      */
     rest_until: model.dateTime().nullable(),
     /**
-     * The books of the invoice (src/core/invoice-books.ts, docs/books.md#accounting-export): the
+     * The books of the invoice (src/core/payment/invoice-books.ts, docs/books.md#accounting-export): the
      * gateway's fiat rate (fiat per coin), its commission and network fee in the coin, the paying
      * transactions, and when the gateway finished it. Null where the gateway has not said.
      */

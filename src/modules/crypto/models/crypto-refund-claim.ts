@@ -7,7 +7,7 @@ import { model } from "@medusajs/framework/utils"
  *
  * - `status`: `waiting` for the shopper's address; `claimed` once an address was taken (single use:
  *   one atomic update from `waiting`, `claimCryptoRefundClaim`); `revoked` by the merchant. A
- *   `waiting` claim past `expires_at` is expired (derived, src/core/refund-claim.ts).
+ *   `waiting` claim past `expires_at` is expired (derived, src/core/money-out/refund-claim.ts).
  * - `params`: the refund the merchant asked for (kind, amount, rate, fee plan, note), sent as it is
  *   with the shopper's address through the same once-only refund workflow as a typed-address refund;
  *   `withdrawal_id` then names its withdrawal, whose status tells sent / unknown / failed.

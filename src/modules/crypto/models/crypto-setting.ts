@@ -20,7 +20,7 @@ export const CryptoSetting = model
     underpaid_tolerance_percent: model.text().nullable(),
     /**
      * The merchant's order rules (docs/books.md#order-rules): which detected payments place the order
-     * before confirmation, per coin and amount. Validated by src/core/order-rules.ts; null = none.
+     * before confirmation, per coin and amount. Validated by src/core/config/order-rules.ts; null = none.
      */
     order_rules: model.json().nullable(),
     /** Protect order status: a callback never changes an order a person canceled or edited by hand. */

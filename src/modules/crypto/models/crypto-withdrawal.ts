@@ -55,7 +55,7 @@ export const CryptoWithdrawal = model
     error_field: model.text().nullable(),
     /**
      * A gateway `error` answer and what reading its operation back showed (`GatewayFailureEvidence`
-     * in src/core/withdrawal.ts): operation id, the answered status and when, each read (status,
+     * in src/core/money-out/withdrawal.ts): operation id, the answered status and when, each read (status,
      * amount, fee, tx links, or the read's own failure) with its time.
      */
     gateway_evidence: model.json().nullable(),

@@ -4,10 +4,10 @@ import { Decimal } from "decimal.js"
 import { GatewayApiError, type Currency, type Invoice, type InvoiceCreateParams, type Operation } from "../../../gateway"
 import type { ProviderDeps, ProviderGateway, ProviderStore } from "../deps"
 import { PLAIN_REFUND_MESSAGE } from "../refund-authorization"
-import { assessInvoiceChain, statusPolicy, STORED_READING_TTL_MS, storedReadingOf } from "../../../core/invoice-chain"
-import type { StatusPolicy } from "../../../core/payment-state"
-import { parseCryptoOptions } from "../../../core/options"
-import { releaseInvoiceReservation, reservationLockKey, reserveInvoiceRow, type ReservationRow, type ReservationRows } from "../../../core/invoice-reservation"
+import { assessInvoiceChain, statusPolicy, STORED_READING_TTL_MS, storedReadingOf } from "../../../core/payment/invoice-chain"
+import type { StatusPolicy } from "../../../core/payment/payment-state"
+import { parseCryptoOptions } from "../../../core/config/options"
+import { releaseInvoiceReservation, reservationLockKey, reserveInvoiceRow, type ReservationRow, type ReservationRows } from "../../../core/payment/invoice-reservation"
 import CryptoPaymentProviderService from "../service"
 
 type Row = Record<string, unknown>
@@ -18,7 +18,7 @@ const options = { apiKey: API_KEY, baseUrl: "http://gateway.test", backendUrl: "
 
 /**
  * Our module's tables in memory, with the calls the provider makes; the reservation runs the
- * module's own rules (src/core/invoice-reservation.ts) on these rows and records the lock it takes.
+ * module's own rules (src/core/payment/invoice-reservation.ts) on these rows and records the lock it takes.
  */
 class MemoryStore {
   invoices: Row[] = []

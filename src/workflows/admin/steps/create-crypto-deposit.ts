@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../../core/errors"
-import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../core/config/provider-entry"
 import { toWire } from "../../../core/money"
 
 export const createCryptoDepositStepId = "create-crypto-deposit"

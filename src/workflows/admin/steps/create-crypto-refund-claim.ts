@@ -1,8 +1,8 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { randomUUID } from "node:crypto"
-import { resolveCryptoProvider } from "../../../core/provider-entry"
-import { DEFAULT_CLAIM_HOURS, newClaimToken, REFUND_CLAIM_PATH } from "../../../core/refund-claim"
+import { resolveCryptoProvider } from "../../../core/config/provider-entry"
+import { DEFAULT_CLAIM_HOURS, newClaimToken, REFUND_CLAIM_PATH } from "../../../core/money-out/refund-claim"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { prepareCryptoRefund, type CreateCryptoRefundInput } from "./prepare-crypto-refund"
 

@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { exact } from "../../../core/money"
-import { listCryptoOrderPayments } from "../../../core/refund"
+import { listCryptoOrderPayments } from "../../../core/money-out/refund"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import type { CryptoWithdrawalReservation } from "./reserve-crypto-withdrawal"
 

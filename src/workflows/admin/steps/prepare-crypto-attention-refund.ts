@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { remainingToSendBack } from "../../../core/account"
+import { remainingToSendBack } from "../../../core/money-out/account"
 import { exact } from "../../../core/money"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import type { ReserveCryptoWithdrawalInput } from "./reserve-crypto-withdrawal"

@@ -4,7 +4,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { Decimal } from "decimal.js"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { exact, sumAmounts } from "../../../core/money"
-import { listCryptoOrderPayments, quoteCryptoRefund } from "../../../core/refund"
+import { listCryptoOrderPayments, quoteCryptoRefund } from "../../../core/money-out/refund"
 import type { CryptoWithdrawalRecord, ReserveCryptoWithdrawalInput } from "./reserve-crypto-withdrawal"
 
 export interface CreateCryptoRefundInput {

@@ -3,7 +3,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { Operation } from "../../../gateway"
 import { toMedusaError, failureReason } from "../../../core/errors"
 import { resolveCryptoModule, type CryptoModuleService } from "../../../modules/crypto"
-import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../core/config/provider-entry"
 import {
   decideReconciliation,
   failedAtGatewayMessage,
@@ -15,8 +15,8 @@ import {
   withFailureRead,
   type GatewayFailureRead,
   type WithdrawalCandidate,
-} from "../../../core/withdrawal"
-import { searchOperations, withdrawalToMatch } from "../../../core/withdrawal-search"
+} from "../../../core/money-out/withdrawal"
+import { searchOperations, withdrawalToMatch } from "../../../core/money-out/withdrawal-search"
 import type { CryptoWithdrawalRecord } from "./reserve-crypto-withdrawal"
 
 export const reconcileCryptoWithdrawalStepId = "reconcile-crypto-withdrawal"

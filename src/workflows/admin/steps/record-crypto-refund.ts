@@ -5,7 +5,7 @@ import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { CRYPTO_REFUND_AUTHORIZATION_KEY, CRYPTO_REFUNDS_KEY, type CryptoRefundAuthorization } from "../../../providers/crypto/refund-authorization"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { failureReason } from "../../../core/errors"
-import { recipientsOf } from "../../../core/withdrawal"
+import { recipientsOf } from "../../../core/money-out/withdrawal"
 import type { SentCryptoWithdrawal } from "./send-crypto-withdrawal"
 
 /** The Medusa refund id the provider recorded for a withdrawal (see consumeCryptoRefundAuthorization). */

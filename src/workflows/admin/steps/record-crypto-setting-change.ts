@@ -1,5 +1,5 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { readStoredSettings, settingChanges } from "../../../core/settings"
+import { readStoredSettings, settingChanges } from "../../../core/config/settings"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { CRYPTO_SETTINGS_FIELDS, type CryptoSettingsPatch } from "./upsert-crypto-settings"
 

@@ -1,8 +1,8 @@
 import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { checkExchangeAmounts } from "../../../core/exchange"
-import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { checkExchangeAmounts } from "../../../core/money-out/exchange"
+import { resolveCryptoProvider } from "../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import type { CryptoExchange } from "../../../modules/crypto/models/crypto-exchange"
 

@@ -2,8 +2,8 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { CryptoWithdrawalRecord } from "../../../modules/crypto/service"
 import { resolveCryptoModule } from "../../../modules/crypto"
-import { resolveCryptoProvider } from "../../../core/provider-entry"
-import { checkAmounts, normalizeRecipients, placesOfCoin, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../../../core/withdrawal"
+import { resolveCryptoProvider } from "../../../core/config/provider-entry"
+import { checkAmounts, normalizeRecipients, placesOfCoin, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../../../core/money-out/withdrawal"
 
 export type { CryptoWithdrawalRecord }
 

@@ -1,9 +1,9 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../../core/errors"
-import { statusOfExchange, UNRESOLVED_EXCHANGE_STATUSES } from "../../../core/exchange"
+import { statusOfExchange, UNRESOLVED_EXCHANGE_STATUSES } from "../../../core/money-out/exchange"
 import { toWire } from "../../../core/money"
-import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../modules/crypto"
 
 export type ResolveCryptoExchangeInput =

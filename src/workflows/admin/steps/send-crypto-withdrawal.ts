@@ -2,8 +2,8 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { GatewayApiError, type GatewayClient } from "../../../gateway"
 import { explainGatewayRejection, toMedusaError, failureReason } from "../../../core/errors"
 import { resolveCryptoModule } from "../../../modules/crypto"
-import { resolveCryptoProvider } from "../../../core/provider-entry"
-import { CryptoOutcomeEvents, emitOutcomeUnknown } from "../../../core/outcome-events"
+import { resolveCryptoProvider } from "../../../core/config/provider-entry"
+import { CryptoOutcomeEvents, emitOutcomeUnknown } from "../../../core/money-out/outcome-events"
 import {
   failedAtGatewayMessage,
   isClearRefusal,
@@ -13,7 +13,7 @@ import {
   statusOfGatewayResult,
   toEvidenceJson,
   withFailureRead,
-} from "../../../core/withdrawal"
+} from "../../../core/money-out/withdrawal"
 import type { CryptoWithdrawalRecord, CryptoWithdrawalReservation } from "./reserve-crypto-withdrawal"
 
 export interface SentCryptoWithdrawal {

@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { resolveCryptoModule } from "../../../modules/crypto"
-import { storedOrderRules, type OrderRule } from "../../../core/order-rules"
+import { storedOrderRules, type OrderRule } from "../../../core/config/order-rules"
 
 export interface CryptoSettingsPatch {
   provider_id: string
@@ -9,7 +9,7 @@ export interface CryptoSettingsPatch {
   invoice_lifetime_minutes?: number | null
   order_on_detection?: boolean | null
   underpaid_tolerance_percent?: string | null
-  /** The order rules (src/core/order-rules.ts), validated; null = none. */
+  /** The order rules (src/core/config/order-rules.ts), validated; null = none. */
   order_rules?: OrderRule[] | null
   /** Null = on (docs/books.md#protect-order-status). */
   protect_order_status?: boolean | null

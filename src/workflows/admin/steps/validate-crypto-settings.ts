@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../../core/errors"
-import { resolveCryptoProvider } from "../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../core/config/provider-entry"
 import type { CryptoSettingsPatch } from "./upsert-crypto-settings"
 
 export const validateCryptoSettingsStepId = "validate-crypto-settings"

@@ -2,7 +2,7 @@
 // listCurrencies stores the gateway's rate list in crypto_rate_cache. Run twice, the second run
 // answers from the row the first stored and writes nothing (docs/workflows.md).
 import { Decimal } from "decimal.js"
-import { listCurrencies, type RateCacheStore } from "../../../core/currency-cache"
+import { listCurrencies, type RateCacheStore } from "../../../core/payment/currency-cache"
 
 type Row = Record<string, unknown>
 

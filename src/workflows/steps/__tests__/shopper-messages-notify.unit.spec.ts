@@ -1,5 +1,5 @@
 import type { CreateNotificationDTO } from "@medusajs/framework/types"
-import { parseCryptoOptions } from "../../../core/options"
+import { parseCryptoOptions } from "../../../core/config/options"
 import { notifyCryptoShopper, type NotifyCryptoShopperInput, type NotifyShopperDeps, type ShopperNotifications } from "../notify-crypto-shopper"
 
 type Row = Record<string, unknown>

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { attentionFactsReaders, listAttentionQueue, withAttentionFacts } from "../../../../core/attention-queue"
+import { attentionFactsReaders, listAttentionQueue, withAttentionFacts } from "../../../../core/books/attention-queue"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminCryptoAttentionQueryType } from "./validators"
 

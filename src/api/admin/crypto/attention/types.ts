@@ -2,8 +2,8 @@
  * GET /admin/crypto/attention's answer as types only, for the admin UI (through
  * src/api/admin/crypto/types.ts, the one module src/admin may import types from).
  */
-import type { AttentionFacts, MoneyFact } from "../../../../core/attention-facts"
-import type { AttentionQueueItemWithFacts } from "../../../../core/attention-queue"
+import type { AttentionFacts, MoneyFact } from "../../../../core/books/attention-facts"
+import type { AttentionQueueItemWithFacts } from "../../../../core/books/attention-queue"
 import type { Serialized } from "../types"
 
 /** What needs the merchant's decision: a stored kind (crypto_attention) or one derived from a money-out record. */

@@ -1,11 +1,11 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { readCryptoBalances } from "../../../../core/balances"
-import { resolveCryptoProvider } from "../../../../core/provider-entry"
+import { readCryptoBalances } from "../../../../core/books/balances"
+import { resolveCryptoProvider } from "../../../../core/config/provider-entry"
 import type { AdminCryptoBalancesQueryType } from "../validators"
 
 /**
  * GET /admin/crypto/balances?fiat=USD — the balance of every coin the shop uses, with its value in
- * `fiat` at the gateway's current rate (src/core/balances.ts).
+ * `fiat` at the gateway's current rate (src/core/books/balances.ts).
  */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoBalancesQueryType>, res: MedusaResponse) => {
   const { options, client } = await resolveCryptoProvider(req.scope, req.validatedQuery.provider_id)

@@ -1,6 +1,6 @@
 import { z } from "@medusajs/framework/zod"
-import { balanceChartDays, MAX_BALANCE_DAYS } from "../../../../core/balance-snapshot"
-import { bucketCount, CHART_INTERVALS, chartPeriod, MAX_BUCKETS, type ChartInterval } from "../../../../core/charts"
+import { balanceChartDays, MAX_BALANCE_DAYS } from "../../../../core/books/balance-snapshot"
+import { bucketCount, CHART_INTERVALS, chartPeriod, MAX_BUCKETS, type ChartInterval } from "../../../../core/books/charts"
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 /** A real calendar day (2026-02-30 is not one: it reads back as another day). */

@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { toMedusaError } from "../../../../core/errors"
 import { createCryptoDepositWorkflow } from "../../../../workflows/admin"
-import { resolveCryptoProvider } from "../../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../../core/config/provider-entry"
 import type { AdminCreateCryptoDepositType, AdminCryptoDepositsQueryType } from "../validators"
 
 /** POST /admin/crypto/deposits — the deposit address(es) of a customer uid (white-label, spec §4.10). */

@@ -1,8 +1,8 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { toMedusaError } from "../../../../core/errors"
-import { resolveCryptoProvider } from "../../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../../core/config/provider-entry"
 import { toWire } from "../../../../core/money"
-import { checkAmounts, placesOfCoin } from "../../../../core/withdrawal"
+import { checkAmounts, placesOfCoin } from "../../../../core/money-out/withdrawal"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminCryptoEstimateType } from "../validators"
 

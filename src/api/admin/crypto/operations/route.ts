@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { toMedusaError } from "../../../../core/errors"
-import { resolveCryptoProvider } from "../../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../../core/config/provider-entry"
 import { toWire } from "../../../../core/money"
 import type { AdminCryptoOperationsQueryType } from "../validators"
 

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { refundClaimStatus } from "../../../../core/refund-claim"
+import { refundClaimStatus } from "../../../../core/money-out/refund-claim"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import { createCryptoRefundClaimWorkflow } from "../../../../workflows/admin/create-crypto-refund-claim"
 import type { AdminCryptoRefundClaim, AdminCryptoRefundClaimCreated } from "../types"

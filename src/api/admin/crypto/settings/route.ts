@@ -2,9 +2,9 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { updateCryptoSettingsWorkflow } from "../../../../workflows/admin"
-import { resolveCryptoProvider } from "../../../../core/provider-entry"
-import { readOrderRules } from "../../../../core/order-rules"
-import { readStoredSettings, type SettingChange } from "../../../../core/settings"
+import { resolveCryptoProvider } from "../../../../core/config/provider-entry"
+import { readOrderRules } from "../../../../core/config/order-rules"
+import { readStoredSettings, type SettingChange } from "../../../../core/config/settings"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminUpdateCryptoSettingsType } from "../validators"
 

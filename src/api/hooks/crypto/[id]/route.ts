@@ -3,7 +3,7 @@ import type { IEventBusModuleService, Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { failureReason } from "../../../../core/errors"
 import { CALLBACK_EVENT_OPTIONS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackReceivedEvent } from "../../../../core/events"
-import { providerIdFor, resolveCryptoProviderEntry, type CryptoProviderEntry } from "../../../../core/provider-entry"
+import { providerIdFor, resolveCryptoProviderEntry, type CryptoProviderEntry } from "../../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody } from "../callback-request"
 

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { countAttentionQueue } from "../../../../../core/attention-queue"
+import { countAttentionQueue } from "../../../../../core/books/attention-queue"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 
 /** GET /admin/crypto/attention/count — how many items wait for a decision (the Crypto page's badge). */

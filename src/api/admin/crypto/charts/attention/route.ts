@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { readAttentionChart } from "../../../../../core/charts"
+import { readAttentionChart } from "../../../../../core/books/charts"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 import type { AdminCryptoAttentionChartResponse } from "../types"
 import type { AdminCryptoAttentionChartQueryType } from "../validators"

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { balanceChartDays, readBalanceHistory } from "../../../../../core/balance-snapshot"
-import { resolveCryptoProviderEntry } from "../../../../../core/provider-entry"
+import { balanceChartDays, readBalanceHistory } from "../../../../../core/books/balance-snapshot"
+import { resolveCryptoProviderEntry } from "../../../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 import type { AdminCryptoBalanceChartResponse } from "../types"
 import { snapshotCryptoBalancesWorkflow } from "../../../../../workflows/snapshot-crypto-balances"

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { chartPeriod, readVolumeChart, storeDefaultCurrency } from "../../../../../core/charts"
-import { resolveCryptoProviderEntry } from "../../../../../core/provider-entry"
+import { chartPeriod, readVolumeChart, storeDefaultCurrency } from "../../../../../core/books/charts"
+import { resolveCryptoProviderEntry } from "../../../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 import type { AdminCryptoVolumeChartResponse } from "../types"
 import type { AdminCryptoVolumeChartQueryType } from "../validators"

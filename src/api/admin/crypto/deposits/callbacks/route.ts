@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { payInOf } from "../../../../../core/deposits"
+import { payInOf } from "../../../../../core/payment/deposits"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 import type { AdminCryptoDepositCallbacksQueryType } from "../../validators"
 

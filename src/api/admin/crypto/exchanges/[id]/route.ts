@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { toMedusaError } from "../../../../../core/errors"
-import { resolveCryptoProvider } from "../../../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../../../core/config/provider-entry"
 import { toWire } from "../../../../../core/money"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 

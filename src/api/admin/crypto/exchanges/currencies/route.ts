@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { toMedusaError } from "../../../../../core/errors"
-import { resolveCryptoProvider } from "../../../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../../../core/config/provider-entry"
 import { toWire } from "../../../../../core/money"
 
 /** GET /admin/crypto/exchanges/currencies — the coins the exchange API takes (spec §4.11; body as sent). */

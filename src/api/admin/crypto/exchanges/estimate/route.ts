@@ -1,8 +1,8 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { toMedusaError } from "../../../../../core/errors"
-import { checkExchangeAmounts } from "../../../../../core/exchange"
+import { checkExchangeAmounts } from "../../../../../core/money-out/exchange"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
-import { resolveCryptoProvider } from "../../../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../../../core/config/provider-entry"
 import { toWire } from "../../../../../core/money"
 import type { AdminCryptoExchangeEstimateType } from "../../validators"
 

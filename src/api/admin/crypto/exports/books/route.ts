@@ -1,8 +1,8 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { DisplayIds } from "../../../../../core/books-export"
-import type { BooksSql, DisplayIdLookup } from "../../../../../core/books-export/source"
-import { booksFile, writeBooks } from "../../../../../core/books-export/write"
+import type { DisplayIds } from "../../../../../core/books/export"
+import type { BooksSql, DisplayIdLookup } from "../../../../../core/books/export-source"
+import { booksFile, writeBooks } from "../../../../../core/books/export-write"
 import type { AdminCryptoBooksExportQueryType } from "../validators"
 
 /**

@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { toMedusaError } from "../../../../../core/errors"
-import { resolveCryptoProvider } from "../../../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../../../core/config/provider-entry"
 import { toWire } from "../../../../../core/money"
 
 /** GET /admin/crypto/fee-plans/:psys_cid — the coin's fee plans, `normal` and `priority` (spec §4.7). */

@@ -1,10 +1,10 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
-import { resolveCryptoProvider } from "../../../../../core/provider-entry"
-import { listCryptoOrderPayments } from "../../../../../core/refund"
+import { resolveCryptoProvider } from "../../../../../core/config/provider-entry"
+import { listCryptoOrderPayments } from "../../../../../core/money-out/refund"
 import { toWire } from "../../../../../core/money"
 import { toMedusaError } from "../../../../../core/errors"
-import { accountOfInvoices } from "../../../../../core/account"
+import { accountOfInvoices } from "../../../../../core/money-out/account"
 
 /**
  * GET /admin/crypto/orders/:id — what the order widget shows: the crypto payments (captured,
@@ -28,7 +28,7 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const withdrawals = await service.listCryptoWithdrawals({ order_id: orderId }, { order: { created_at: "DESC" } })
 
   // The invoice that holds the order's money (the paid session's, never an abandoned one), and the
-  // account of every invoice in its own coin (src/core/account.ts).
+  // account of every invoice in its own coin (src/core/money-out/account.ts).
   const { accounts, holding } = await accountOfInvoices(service, invoices, {
     order_id: orderId,
     payment_session_ids: payments.map((payment) => payment.payment_session_id),

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { quoteCryptoRefund } from "../../../../../core/refund"
+import { quoteCryptoRefund } from "../../../../../core/money-out/refund"
 import type { AdminCryptoRefundQuoteType } from "../../validators"
 
 /** POST /admin/crypto/refunds/quote — the coin amount a fiat refund sends at the current rate. Sends nothing. */

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { toMedusaError } from "../../../../../core/errors"
-import { resolveCryptoProvider } from "../../../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../../../core/config/provider-entry"
 
 /**
  * POST /admin/crypto/settings/test — "test connection": reads the coin list and one balance with the

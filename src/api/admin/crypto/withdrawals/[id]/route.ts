@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { isUnproven } from "../../../../../core/withdrawal"
-import { listWithdrawalCandidates } from "../../../../../core/withdrawal-search"
+import { isUnproven } from "../../../../../core/money-out/withdrawal"
+import { listWithdrawalCandidates } from "../../../../../core/money-out/withdrawal-search"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 
 /**

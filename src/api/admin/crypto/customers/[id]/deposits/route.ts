@@ -1,9 +1,9 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { payInOf, totalPayIns } from "../../../../../../core/deposits"
+import { payInOf, totalPayIns } from "../../../../../../core/payment/deposits"
 import { toMedusaError } from "../../../../../../core/errors"
 import { toWire } from "../../../../../../core/money"
-import { resolveCryptoProvider } from "../../../../../../core/provider-entry"
+import { resolveCryptoProvider } from "../../../../../../core/config/provider-entry"
 import { GatewayApiError, GatewayErrorCode } from "../../../../../../gateway"
 import { resolveCryptoModule } from "../../../../../../modules/crypto"
 

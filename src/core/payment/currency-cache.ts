@@ -1,0 +1,171 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { GatewayUnprocessableEntityError, type Currency, type GatewayClient } from "../../gateway"
+import type CryptoModuleService from "../../modules/crypto/service"
+import { toMedusaError } from "../errors"
+import { coinPlaces, exact, fiatToCoin, fiatToMinorUnits } from "../money"
+
+/** How long the currency list of one fiat is reused (rates move; the picker only needs "about"). */
+export const CURRENCY_CACHE_TTL_MS = 60_000
+
+/** One coin as cached: every decimal as a string (JSON storage, no float on the way). */
+export interface CachedCurrency {
+  psys_cid: string
+  currency: string | null
+  name: string | null
+  icon: string | null
+  /** Price of one coin in the fiat of the list (spec §2.4 `fiat_rate`). */
+  fiat_rate: string | null
+  min_sum_in: string | null
+  precision: string | null
+  maintenance: boolean
+  /** The shop disabled this coin in its settings (spec §2.4 `hidden`, non-zero): never offered to shoppers. */
+  hidden: boolean
+}
+
+function toCached(currency: Currency): CachedCurrency {
+  return {
+    psys_cid: currency.cid,
+    currency: currency.currency ?? null,
+    name: currency.name ?? null,
+    icon: currency.icon ?? null,
+    fiat_rate: currency.fiat_rate ? currency.fiat_rate.toFixed() : null,
+    min_sum_in: currency.min_sum_in ? currency.min_sum_in.toFixed() : null,
+    precision: currency.precision ?? null,
+    maintenance: currency.maintenance === true,
+    hidden: typeof currency.hidden === "number" && currency.hidden !== 0,
+  }
+}
+
+/** The stored JSON value: `{ currencies: CachedCurrency[] }`. */
+function cachedList(value: Record<string, unknown>): CachedCurrency[] | undefined {
+  const list = value.currencies
+  return Array.isArray(list) && list.every((entry) => typeof entry === "object" && entry !== null && "psys_cid" in entry && "hidden" in entry)
+    ? (list as CachedCurrency[]) // shape checked just above; written only by this file
+    : undefined
+}
+
+/**
+ * The gateway's coins with their rate in `fiat` (spec §4.8), from our module's table when fresh,
+ * else from the gateway (then stored). A fiat the gateway does not support (HTTP 422) is a
+ * clear `INVALID_DATA` error.
+ */
+/** The part of our module the cache lives in (table `crypto_rate_cache`). */
+export type RateCacheStore = Pick<CryptoModuleService, "listCryptoRateCaches" | "createCryptoRateCaches" | "updateCryptoRateCaches">
+
+export async function listCurrencies(
+  client: { currencies: Pick<GatewayClient["currencies"], "list"> },
+  cryptoModule: RateCacheStore,
+  fiat: string,
+  now: Date = new Date()
+): Promise<CachedCurrency[]> {
+  const code = fiat.toUpperCase()
+  const [cached] = await cryptoModule.listCryptoRateCaches({ fiat: code }, { take: 1 })
+  const fresh = cached !== undefined && now.getTime() - new Date(cached.fetched_at).getTime() < CURRENCY_CACHE_TTL_MS
+  const reusable = fresh ? cachedList(cached.entries) : undefined
+  if (reusable !== undefined) {
+    return reusable
+  }
+  let currencies: Currency[]
+  try {
+    currencies = await client.currencies.list(code)
+  } catch (error) {
+    if (error instanceof GatewayUnprocessableEntityError) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `The crypto gateway does not accept payments in ${code}: use a region whose currency the gateway supports (${error.message})`,
+        undefined,
+        `unsupported fiat ${code}`,
+        { cause: error }
+      )
+    }
+    throw toMedusaError(error, `Reading the crypto gateway's rates in ${code}`)
+  }
+  const entries = currencies.map(toCached)
+  // Stored as a JSON value; the entries hold only strings, booleans and nulls.
+  const stored = { currencies: entries }
+  try {
+    if (cached === undefined) {
+      await cryptoModule.createCryptoRateCaches({ fiat: code, entries: stored, fetched_at: now })
+    } else {
+      await cryptoModule.updateCryptoRateCaches({ id: cached.id, entries: stored, fetched_at: now })
+    }
+  } catch {
+    // A concurrent request stored the same list first (unique on fiat): the answer stands.
+  }
+  return entries
+}
+
+/**
+ * The coins a shopper may pick: those the merchant accepts (`allowed`, empty = all) that the shop
+ * has not disabled at the gateway (spec §2.4 `hidden`, spec §4.8).
+ */
+export function offeredCoins(all: readonly CachedCurrency[], allowed: readonly string[]): CachedCurrency[] {
+  return all.filter((coin) => !coin.hidden && (allowed.length === 0 || allowed.includes(coin.psys_cid)))
+}
+
+/** Why a coin the merchant accepts is not offered for one cart (docs/storefront.md, `GET /store/crypto/currencies`). */
+export type CoinUnavailableReason = "below_minimum"
+
+/** A coin's smallest invoice (spec §2.4 `min_sum_in`), in the coin and in the cart's currency. */
+export interface CoinMinimum {
+  /** In the coin (`min_sum_in`). */
+  minimum: string
+  /** The same at the coin's `fiat_rate`, in the cart's currency, rounded up to its minor units. */
+  minimum_fiat: string
+}
+
+/**
+ * The coin's minimum when the cart total, as the gateway will convert it, is below it; else
+ * undefined. The gateway converts the fiat `source_amount` we send (the total in the fiat's minor
+ * units) at its rate and rounds the coin amount up to the coin's places (spec §2.4 `fiat_rate`,
+ * `precision`), then refuses an amount below `min_sum_in` (spec §4.1, errors spec §7); the same
+ * conversion here tells the shopper before the gateway refuses. A coin without a minimum or a
+ * rate is never judged here (the gateway decides).
+ */
+export function belowMinimum(total: string, fiat: string, coin: CachedCurrency): CoinMinimum | undefined {
+  if (coin.min_sum_in === null || coin.fiat_rate === null || exact(coin.fiat_rate).isZero()) {
+    return undefined
+  }
+  const minimum = exact(coin.min_sum_in)
+  if (minimum.lte(0)) return undefined
+  const inCoin = fiatToCoin(fiatToMinorUnits(total, fiat), coin.fiat_rate, coinPlaces(coin.precision), "up")
+  if (inCoin.gte(minimum)) return undefined
+  return {
+    minimum: minimum.toFixed(),
+    minimum_fiat: fiatToMinorUnits(minimum.times(coin.fiat_rate), fiat, "up").toFixed(),
+  }
+}
+
+/**
+ * A fiat amount in a coin at `fiat_rate`, rounded UP to the coin's decimals (8 when unknown) so
+ * the figure shown is never less than what the invoice will ask. Display only: the invoice's own
+ * amount is the gateway's.
+ */
+export function convertToCoin(fiatAmount: string, currency: CachedCurrency): string | null {
+  if (currency.fiat_rate === null || exact(currency.fiat_rate).isZero()) {
+    return null
+  }
+  return fiatToCoin(fiatAmount, currency.fiat_rate, coinPlaces(currency.precision), "up").toFixed()
+}
+
+/**
+ * The coin ID (psys_cid) of a coin code (`currency`, e.g. "BTC"), for an invoice whose callback
+ * names only the code (spec §6.1, shops without white-label). The invoice's own coin wins when it
+ * has that code; a code two coins share (a token on two networks) with no such hint stays unknown
+ * (null) rather than guessed.
+ */
+export async function resolveCoinId(
+  client: { currencies: Pick<GatewayClient["currencies"], "list"> },
+  cryptoModule: RateCacheStore,
+  fiat: string,
+  code: string | null,
+  known: { psys_cid: string | null; currency: string | null }
+): Promise<string | null> {
+  if (code === null) return null
+  const same = (a: string | null, b: string) => a !== null && a.toUpperCase() === b.toUpperCase()
+  if (known.psys_cid !== null && (same(known.currency, code) || same(known.psys_cid, code))) {
+    return known.psys_cid
+  }
+  const matches = (await listCurrencies(client, cryptoModule, fiat)).filter((coin) => same(coin.currency, code))
+  return matches.length === 1 ? matches[0].psys_cid : null
+}

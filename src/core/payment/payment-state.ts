@@ -1,0 +1,232 @@
+import { Decimal } from "decimal.js"
+import { GatewayStatus, INVOICE_STATUSES, type KnownStatus } from "../../gateway"
+import { exact, ExactDecimal } from "../money"
+import { knownStatusOf } from "./shopper-status"
+
+/**
+ * THE status map: gateway invoice status (spec §3) → what the Medusa payment session and order
+ * become. Pure; every path (initiate, authorize, callbacks, the reconciliation job) goes through
+ * it. Amounts are compared with decimal.js in the invoice's coin.
+ */
+
+// The statuses the gateway documents (spec §3) are the client's: one vocabulary for the whole plugin.
+export { GatewayStatus, INVOICE_STATUSES, type KnownStatus }
+export { isKnownStatus, knownStatusOf, shopperStatusOf, type ShopperInvoiceFacts, type ShopperPaymentStatus } from "./shopper-status"
+
+/** What we know about one invoice at one moment. Amounts are in the invoice's coin. */
+export interface InvoiceObservation {
+  status: string
+  /** What the shopper sent so far (spec §3: for `expired`, "the amount field shows what was received"). */
+  received?: Decimal | undefined
+  /** What the invoice asks for. */
+  expected?: Decimal | undefined
+}
+
+export interface StatusPolicy {
+  orderOnDetection: boolean
+  /** Percent below `expected` an expired invoice may be and still count as paid. */
+  underpaidTolerancePercent: Decimal
+}
+
+/** The Medusa payment session statuses this plugin uses (what the status map gives). */
+export type CryptoSessionStatus = "pending" | "pending_authorization" | "captured" | "canceled" | "error"
+
+/**
+ * What an invoice mirror row's `session_status` holds: the session status applied, or `abandoned`:
+ * Medusa deleted the invoice's payment session (the cart changed) while the invoice was open. Such
+ * an invoice is never captured; the gateway's reading stays on the row and its money is raised as
+ * `abandoned_invoice_payment` (docs/attention.md).
+ */
+export type CryptoInvoiceSessionState = CryptoSessionStatus | "abandoned"
+
+export type SessionOutcome =
+  /** `new`: nothing seen yet. */
+  | { kind: "awaiting_payment"; sessionStatus: "pending" }
+  /** `pending` / `pending internal`: money seen, not final. */
+  | { kind: "detected"; sessionStatus: "pending_authorization" | "pending" }
+  /** `completed`, `mismatch`, or `expired` within the tolerance: captured for the session amount. */
+  | { kind: "paid"; sessionStatus: "captured"; overpaid: Decimal | undefined; underpaid: Decimal | undefined }
+  /** `cancelled`, `expired` with nothing, or `expired` beyond the tolerance. */
+  | {
+      kind: "failed"
+      sessionStatus: "canceled"
+      reason: "expired" | "cancelled" | "underpaid"
+      /** What was received and must go back to the shopper (underpaid beyond the tolerance). */
+      refundDue: Decimal | undefined
+    }
+  | { kind: "error"; sessionStatus: "error" }
+  /** `cancelled duplicate`: says nothing about the session, which follows its switch chain. */
+  | { kind: "duplicate" }
+  /** A status the spec does not list: treated as not paid yet, never as money. */
+  | { kind: "unknown"; sessionStatus: "pending"; status: string }
+
+const isPositive = (value: Decimal | undefined): value is Decimal => value !== undefined && value.gt(0)
+
+type StatusRule = (observation: InvoiceObservation, policy: StatusPolicy) => SessionOutcome
+
+/** The map itself: one rule per documented status (a status added to the vocabulary fails the build here). */
+const STATUS_RULES: Record<KnownStatus, StatusRule> = {
+  [GatewayStatus.New]: () => ({ kind: "awaiting_payment", sessionStatus: "pending" }),
+  [GatewayStatus.Pending]: (_, policy) => detected(policy),
+  [GatewayStatus.PendingInternal]: (_, policy) => detected(policy),
+  [GatewayStatus.Completed]: paid,
+  [GatewayStatus.Mismatch]: paid,
+  [GatewayStatus.Expired]: ({ received, expected }, policy) => mapExpired(received, expected, policy),
+  [GatewayStatus.Cancelled]: ({ received }) => ({ kind: "failed", sessionStatus: "canceled", reason: "cancelled", refundDue: isPositive(received) ? received : undefined }),
+  [GatewayStatus.CancelledDuplicate]: () => ({ kind: "duplicate" }),
+  [GatewayStatus.Error]: () => ({ kind: "error", sessionStatus: "error" }),
+}
+
+function detected(policy: StatusPolicy): SessionOutcome {
+  return { kind: "detected", sessionStatus: policy.orderOnDetection ? "pending_authorization" : "pending" }
+}
+
+function paid({ received, expected }: InvoiceObservation): SessionOutcome {
+  return {
+    kind: "paid",
+    sessionStatus: "captured",
+    overpaid: received !== undefined && expected !== undefined && received.gt(expected) ? exact(received).minus(expected) : undefined,
+    underpaid: undefined,
+  }
+}
+
+/** Maps one invoice observation. */
+export function mapInvoiceStatus(observation: InvoiceObservation, policy: StatusPolicy): SessionOutcome {
+  const status = knownStatusOf(observation.status)
+  return status === undefined ? { kind: "unknown", sessionStatus: "pending", status: observation.status } : STATUS_RULES[status](observation, policy)
+}
+
+function mapExpired(received: Decimal | undefined, expected: Decimal | undefined, policy: StatusPolicy): SessionOutcome {
+  if (!isPositive(received)) {
+    return { kind: "failed", sessionStatus: "canceled", reason: "expired", refundDue: undefined }
+  }
+  if (expected === undefined) {
+    // Some money but no amount to compare with: it cannot be called paid.
+    return { kind: "failed", sessionStatus: "canceled", reason: "underpaid", refundDue: received }
+  }
+  if (received.gte(expected)) {
+    return { kind: "paid", sessionStatus: "captured", overpaid: received.gt(expected) ? exact(received).minus(expected) : undefined, underpaid: undefined }
+  }
+  if (received.gte(minimumAccepted(expected, policy.underpaidTolerancePercent))) {
+    return { kind: "paid", sessionStatus: "captured", overpaid: undefined, underpaid: exact(expected).minus(received) }
+  }
+  return { kind: "failed", sessionStatus: "canceled", reason: "underpaid", refundDue: received }
+}
+
+/** The least an expired invoice must have received to count as paid: expected × (100 − t) / 100. */
+export function minimumAccepted(expected: Decimal, tolerancePercent: Decimal): Decimal {
+  // Exact: a product of two finite decimals, divided by 100, has a finite expansion that fits
+  // the clone's 200 digits.
+  return exact(expected).times(new ExactDecimal(100).minus(tolerancePercent)).dividedBy(100)
+}
+
+const CHAIN_RANK: Record<SessionOutcome["kind"], number> = {
+  paid: 6,
+  detected: 5,
+  awaiting_payment: 4,
+  unknown: 3,
+  error: 2,
+  failed: 1,
+  duplicate: 0,
+}
+
+/**
+ * Maps a switch chain (spec §2.1: the first invoice and the ones a currency switch created). The
+ * `cancelled duplicate` invoices are ignored; the session follows the most advanced of the rest,
+ * so the paid invoice of the chain decides. Returns the index of the deciding invoice.
+ */
+export function mapInvoiceChain(
+  observations: readonly InvoiceObservation[],
+  policy: StatusPolicy
+): { outcome: SessionOutcome; index: number } {
+  let best: { outcome: SessionOutcome; index: number } | undefined
+  observations.forEach((observation, index) => {
+    const outcome = mapInvoiceStatus(observation, policy)
+    if (best === undefined || CHAIN_RANK[outcome.kind] > CHAIN_RANK[best.outcome.kind]) {
+      best = { outcome, index }
+    }
+  })
+  if (best === undefined || best.outcome.kind === "duplicate") {
+    // Only duplicates (or nothing): the paid sibling is not visible yet, so nothing is settled.
+    return { outcome: { kind: "awaiting_payment", sessionStatus: "pending" }, index: best?.index ?? -1 }
+  }
+  return best
+}
+
+const SESSION_RANK: Record<CryptoInvoiceSessionState, number> = {
+  abandoned: -1,
+  pending: 0,
+  pending_authorization: 1,
+  error: 2,
+  captured: 3,
+  canceled: 3,
+}
+
+/**
+ * How long an invoice the gateway reported in `error` is still polled (docs/attention.md#error-invoices):
+ * `error` is not final at the gateway (spec §3 lists no transition out of it, yet a later
+ * `completed` has been seen), so for 72 hours the reconciliation job keeps asking and a later
+ * `completed` still captures the payment.
+ */
+export const ERROR_POLL_HOURS = 72
+
+/**
+ * Whether an invoice takes no more money on its own after this gateway status (spec §3): only
+ * `new`, `pending` and `pending internal` still move by themselves. The reconciliation job stops
+ * reading a settled abandoned invoice, a poll stops re-reading it, a top-up stops being open.
+ */
+export const SETTLED_AT_GATEWAY: Record<KnownStatus, boolean> = {
+  [GatewayStatus.New]: false,
+  [GatewayStatus.Pending]: false,
+  [GatewayStatus.PendingInternal]: false,
+  [GatewayStatus.Completed]: true,
+  [GatewayStatus.Mismatch]: true,
+  [GatewayStatus.Expired]: true,
+  [GatewayStatus.Cancelled]: true,
+  [GatewayStatus.CancelledDuplicate]: true,
+  [GatewayStatus.Error]: true,
+}
+
+/** `SETTLED_AT_GATEWAY` for a status as stored; a status spec §3 does not list is not settled. */
+export function isSettledAtGateway(status: string | null | undefined): boolean {
+  const known = knownStatusOf(status)
+  return known !== undefined && SETTLED_AT_GATEWAY[known]
+}
+
+/** Terminal session statuses: once applied, nothing the gateway says later moves them. */
+export function isTerminalSessionStatus(status: CryptoInvoiceSessionState): boolean {
+  return SESSION_RANK[status] === 3
+}
+
+/**
+ * Whether moving a session from `from` to `to` goes forward. A late `pending` after `completed`,
+ * or any change after a terminal status, does not. `error` is not terminal: money the gateway
+ * later reports as received (`captured`) goes forward; nothing else leaves `error`. `abandoned` is
+ * not terminal either: an invoice that pays a live session again may move anywhere.
+ */
+export function isForwardMove(from: CryptoInvoiceSessionState, to: CryptoInvoiceSessionState): boolean {
+  if (from === to) {
+    return false
+  }
+  if (isTerminalSessionStatus(from)) {
+    return false
+  }
+  if (from === "error") {
+    return to === "captured"
+  }
+  if (from === "abandoned") {
+    // Only a live session moves it (an invoice reused for the cart's session again); the apply
+    // step checks the session exists before moving anything.
+    return true
+  }
+  return SESSION_RANK[to] > SESSION_RANK[from]
+}
+
+export function isCryptoSessionStatus(value: string): value is CryptoSessionStatus {
+  return value in SESSION_RANK && value !== "abandoned"
+}
+
+/** Whether a mirror row's `session_status` is one this plugin writes (a session status or `abandoned`). */
+export function isCryptoInvoiceSessionState(value: string): value is CryptoInvoiceSessionState {
+  return value in SESSION_RANK
+}
