@@ -8,7 +8,7 @@ const tseslint = require("typescript-eslint")
 // --- Import boundaries ------------------------------------------------------------------------------
 // ESLint's own `no-restricted-imports` matches the import string, not the resolved file, so a relative
 // import is judged by how far it climbs: a file `depth` folders below src/<folder>/ reaches src/ with
-// depth + 1 `..`. One config block per folder and depth says which src/ folders such a climb may land
+// depth + 1 `../`. One config block per folder and depth says which src/ folders such a climb may land
 // in. The rule's options are replaced, not merged, when two blocks match a file, so each block carries
 // every restriction of its folder.
 

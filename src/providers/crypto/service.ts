@@ -44,7 +44,7 @@ import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, entryIdOf } from "../.
 import { readEffectiveOptionsCached } from "../../core/config/settings"
 import { invoiceBooksAtCreation } from "../../core/payment/invoice-books"
 import { applicationDeps, type ProviderDeps, type ProviderDepsFactory, type ProviderGateway } from "./deps"
-import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "./refund-authorization"
+import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "../../core/money-out/refund-authorization"
 
 type SessionData = Record<string, unknown>
 
