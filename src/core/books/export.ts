@@ -3,6 +3,7 @@ import type { CryptoAttention } from "../../modules/crypto/models/crypto-attenti
 import type { CryptoExchange } from "../../modules/crypto/models/crypto-exchange"
 import type { CryptoInvoice } from "../../modules/crypto/models/crypto-invoice"
 import type { CryptoWithdrawal } from "../../modules/crypto/models/crypto-withdrawal"
+import { SEND_BACK_PURPOSES } from "../money-out/withdrawal"
 import { payInOf, type StoredCallback } from "../payment/deposits"
 import { fiatAtRate, invoiceRate, rateText, type InvoiceRate } from "../payment/invoice-books"
 import { exact, fiatMinorUnits, sumAmounts } from "../money"
@@ -262,8 +263,6 @@ export function attentionRows(item: BooksAttention, displayIds: DisplayIds = new
   ]
 }
 
-const SEND_BACK = new Set(["overpayment", "underpayment", "late_payment", "unexplained"])
-
 interface Recipient {
   address: string | null
   amount: string | null
@@ -282,7 +281,7 @@ function recipientsOf(value: unknown): Recipient[] {
  */
 export function withdrawalRows(withdrawal: BooksWithdrawal, displayIds: DisplayIds = new Map()): BooksRow[] {
   const kind: BooksRowKind =
-    withdrawal.purpose === "refund" ? "refund" : SEND_BACK.has(withdrawal.purpose) ? "send_back" : withdrawal.type === "mass_cash_out" ? "mass_payout" : "withdrawal"
+    withdrawal.purpose === "refund" ? "refund" : SEND_BACK_PURPOSES.has(withdrawal.purpose) ? "send_back" : withdrawal.type === "mass_cash_out" ? "mass_payout" : "withdrawal"
   // A withdrawal's own rate at the moment of transfer (spec §2.2 `source_rate`).
   const rate: InvoiceRate | null = positive(withdrawal.source_rate) ? { times: withdrawal.source_rate, per: "1", source: "gateway" } : null
   const base: BooksRow = {

@@ -3,8 +3,8 @@ import type { CryptoInvoice } from "../../modules/crypto/models/crypto-invoice"
 import type { CryptoWithdrawal } from "../../modules/crypto/models/crypto-withdrawal"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { exact, sumAmounts } from "../money"
-import { GatewayStatus, isKnownStatus, type KnownStatus } from "../payment/payment-state"
-import { withdrawalHoldsMoney } from "./withdrawal"
+import { statusFacts } from "../payment/payment-state"
+import { SEND_BACK_PURPOSES, withdrawalHoldsMoney } from "./withdrawal"
 
 /**
  * The one account of every crypto amount (docs/attention.md#the-account): for each invoice, what
@@ -16,21 +16,6 @@ import { withdrawalHoldsMoney } from "./withdrawal"
 
 type InvoiceRow = InferTypeOf<typeof CryptoInvoice>
 type WithdrawalRow = InferTypeOf<typeof CryptoWithdrawal>
-
-/** Whether the gateway's `amount` is final at this status (spec §3): the money no longer moves at the gateway. */
-const SETTLED_STATUS: Record<KnownStatus, boolean> = {
-  [GatewayStatus.New]: false,
-  [GatewayStatus.Pending]: false,
-  [GatewayStatus.PendingInternal]: false,
-  [GatewayStatus.Error]: false,
-  [GatewayStatus.Completed]: true,
-  [GatewayStatus.Mismatch]: true,
-  [GatewayStatus.Expired]: true,
-  [GatewayStatus.Cancelled]: true,
-  [GatewayStatus.CancelledDuplicate]: true,
-}
-/** Purposes that send back money an invoice received beyond what the order kept. */
-const SEND_BACK_PURPOSES = new Set(["overpayment", "underpayment", "late_payment", "unexplained"])
 
 export interface InvoiceAccount {
   invoice_id: string
@@ -109,7 +94,7 @@ export function invoiceAccount(invoice: InvoiceRow, withdrawals: readonly Withdr
     superseded: invoice.superseded_by !== null,
     expected: invoice.expected_amount,
     received,
-    confirmed: invoice.gateway_status !== null && isKnownStatus(invoice.gateway_status) && SETTLED_STATUS[invoice.gateway_status] ? received : "0",
+    confirmed: statusFacts(invoice.gateway_status).amountFinal ? received : "0",
     overpaid: invoice.overpaid_amount,
     underpaid: invoice.underpaid_amount,
     refund_due: invoice.refund_due_amount,

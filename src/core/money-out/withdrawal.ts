@@ -1,5 +1,7 @@
 import { createHash } from "crypto"
+import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import type { CryptoWithdrawal } from "../../modules/crypto/models/crypto-withdrawal"
 import { GatewayApiError, GatewayParameterError, type GatewayClient, type Operation } from "../../gateway"
 import { listCurrencies, type RateCacheStore } from "../payment/currency-cache"
 import { amountProblem, coinPlaces, exact, sumAmounts } from "../money"
@@ -35,6 +37,9 @@ export function isUndecidedGatewayFailure(row: { status: string; active_fingerpr
 export function withdrawalHoldsMoney(row: { status: string; active_fingerprint: string | null }): boolean {
   return (UNSETTLED_WITHDRAWAL_STATUSES as readonly string[]).includes(row.status) || isUndecidedGatewayFailure(row)
 }
+
+/** Purposes (of the withdrawal model) that send back money an invoice received beyond what the order kept. */
+export const SEND_BACK_PURPOSES: ReadonlySet<InferTypeOf<typeof CryptoWithdrawal>["purpose"]> = new Set(["overpayment", "underpayment", "late_payment", "unexplained"])
 
 /** The largest `mass_cash_out` list we send (the sandbox's limit; spec §8 does not state one). */
 export const MAX_RECIPIENTS = 100

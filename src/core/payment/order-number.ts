@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js"
-import { GatewayStatus, knownStatusOf, type KnownStatus } from "./payment-state"
+import { statusFacts } from "./payment-state"
 
 /** An invoice already created (or reserved) for the same cart or payment collection. */
 export interface ExistingInvoice {
@@ -23,27 +23,6 @@ export type OrderNumberPlan =
 /** Invoices that can no longer take money: a new session must get a new invoice. */
 const FINISHED = new Set(["canceled", "error"])
 /**
- * Whether the gateway status (spec §3) says the invoice takes no more money, even before its session
- * is moved. A status the spec does not list does not close it (the session decides).
- */
-const CLOSED_AT_GATEWAY: Record<KnownStatus, boolean> = {
-  [GatewayStatus.New]: false,
-  [GatewayStatus.Pending]: false,
-  [GatewayStatus.PendingInternal]: false,
-  [GatewayStatus.Completed]: false,
-  [GatewayStatus.Mismatch]: false,
-  [GatewayStatus.CancelledDuplicate]: false,
-  [GatewayStatus.Expired]: true,
-  [GatewayStatus.Cancelled]: true,
-  [GatewayStatus.Error]: true,
-}
-
-function closedAtGateway(gatewayStatus: string | null | undefined): boolean {
-  const status = knownStatusOf(gatewayStatus)
-  return status !== undefined && CLOSED_AT_GATEWAY[status]
-}
-
-/**
  * Decides the gateway `order_number` for a new payment session (spec §4.1, §8: unique per shop).
  * Deterministic: the same history and amount always give the same answer, so a retry after a
  * timeout asks the gateway for the same invoice.
@@ -62,7 +41,7 @@ export function orderNumberPlan(
     .filter(
       (invoice) =>
         !FINISHED.has(invoice.session_status) &&
-        !closedAtGateway(invoice.gateway_status) &&
+        !statusFacts(invoice.gateway_status).closed &&
         invoice.source_currency.toUpperCase() === currency &&
         (psysCid === undefined || invoice.psys_cid === undefined || invoice.psys_cid === null || invoice.psys_cid === psysCid) &&
         new Decimal(invoice.source_amount).eq(amount)

@@ -77,6 +77,39 @@ const STATUS_RULES: Record<KnownStatus, StatusRule> = {
   [GatewayStatus.Error]: () => ({ kind: "error", sessionStatus: "error" }),
 }
 
+/** What a gateway status (spec §3) says of an invoice, whatever the session: one row per status in `STATUS_FACTS`. */
+export interface StatusFacts {
+  /** Moves no more on its own (only `new`, `pending`, `pending internal` still do): the reconciliation job, a poll and a top-up stop at it. */
+  settled: boolean
+  /** The gateway's `amount` is final, so `received` counts as confirmed. Unlike `settled`, not `error`: a later `completed` has been seen. */
+  amountFinal: boolean
+  /** Takes no more money, even before its session moves: a new session gets a new invoice. Unlike `settled`, not `completed`, `mismatch`, `cancelled duplicate`: those are reused (spec §4.1 `return_existing`). */
+  closed: boolean
+  /** Closed before it was paid, so an abandoned invoice's cart got a newer one. Unlike `closed`, not `error`: it may still complete. */
+  closedUnpaid: boolean
+  /** Saw money, even before it is counted in `received_amount`. */
+  moneySeen: boolean
+}
+
+export const STATUS_FACTS: Record<KnownStatus, Readonly<StatusFacts>> = {
+  [GatewayStatus.New]: { settled: false, amountFinal: false, closed: false, closedUnpaid: false, moneySeen: false },
+  [GatewayStatus.Pending]: { settled: false, amountFinal: false, closed: false, closedUnpaid: false, moneySeen: true },
+  [GatewayStatus.PendingInternal]: { settled: false, amountFinal: false, closed: false, closedUnpaid: false, moneySeen: true },
+  [GatewayStatus.Completed]: { settled: true, amountFinal: true, closed: false, closedUnpaid: false, moneySeen: true },
+  [GatewayStatus.Mismatch]: { settled: true, amountFinal: true, closed: false, closedUnpaid: false, moneySeen: true },
+  [GatewayStatus.Expired]: { settled: true, amountFinal: true, closed: true, closedUnpaid: true, moneySeen: false },
+  [GatewayStatus.Cancelled]: { settled: true, amountFinal: true, closed: true, closedUnpaid: true, moneySeen: false },
+  [GatewayStatus.CancelledDuplicate]: { settled: true, amountFinal: true, closed: false, closedUnpaid: false, moneySeen: false },
+  [GatewayStatus.Error]: { settled: true, amountFinal: false, closed: true, closedUnpaid: false, moneySeen: false },
+}
+const NO_FACTS: Readonly<StatusFacts> = { settled: false, amountFinal: false, closed: false, closedUnpaid: false, moneySeen: false }
+
+/** `STATUS_FACTS` for a status as stored; a status spec §3 does not list (or none) says nothing: all false. */
+export function statusFacts(status: string | null | undefined): Readonly<StatusFacts> {
+  const known = knownStatusOf(status)
+  return known === undefined ? NO_FACTS : STATUS_FACTS[known]
+}
+
 function detected(policy: StatusPolicy): SessionOutcome {
   return { kind: "detected", sessionStatus: policy.orderOnDetection ? "pending_authorization" : "pending" }
 }
@@ -169,29 +202,6 @@ const SESSION_RANK: Record<CryptoInvoiceSessionState, number> = {
  * `completed` still captures the payment.
  */
 export const ERROR_POLL_HOURS = 72
-
-/**
- * Whether an invoice takes no more money on its own after this gateway status (spec §3): only
- * `new`, `pending` and `pending internal` still move by themselves. The reconciliation job stops
- * reading a settled abandoned invoice, a poll stops re-reading it, a top-up stops being open.
- */
-export const SETTLED_AT_GATEWAY: Record<KnownStatus, boolean> = {
-  [GatewayStatus.New]: false,
-  [GatewayStatus.Pending]: false,
-  [GatewayStatus.PendingInternal]: false,
-  [GatewayStatus.Completed]: true,
-  [GatewayStatus.Mismatch]: true,
-  [GatewayStatus.Expired]: true,
-  [GatewayStatus.Cancelled]: true,
-  [GatewayStatus.CancelledDuplicate]: true,
-  [GatewayStatus.Error]: true,
-}
-
-/** `SETTLED_AT_GATEWAY` for a status as stored; a status spec §3 does not list is not settled. */
-export function isSettledAtGateway(status: string | null | undefined): boolean {
-  const known = knownStatusOf(status)
-  return known !== undefined && SETTLED_AT_GATEWAY[known]
-}
 
 /** Terminal session statuses: once applied, nothing the gateway says later moves them. */
 export function isTerminalSessionStatus(status: CryptoInvoiceSessionState): boolean {

@@ -3,7 +3,7 @@ import { invoiceBooksOf, type InvoiceBooks } from "./invoice-books"
 import { assessInvoiceChain, assessmentFields, type AssessmentFields, type CallbackSource, type OperationReader } from "./invoice-chain"
 import { isDecimalString } from "../../gateway"
 import { exact, sumAmounts } from "../money"
-import { GatewayStatus, isSettledAtGateway, knownStatusOf, mapInvoiceStatus, type CryptoSessionStatus, type SessionOutcome, type StatusPolicy } from "./payment-state"
+import { GatewayStatus, knownStatusOf, mapInvoiceStatus, statusFacts, type CryptoSessionStatus, type SessionOutcome, type StatusPolicy } from "./payment-state"
 
 /**
  * Paying the rest (docs/attention.md#paying-the-rest): an invoice that ended short beyond the
@@ -39,7 +39,7 @@ export function topUpOrderNumber(rootOrderNumber: string, n: number): string {
 export function isOpenTopUp(row: Pick<TopUpGroupRow, "gateway_status" | "session_status" | "superseded_by">): boolean {
   if (row.superseded_by !== null) return false
   if (row.session_status === "captured" || row.session_status === "abandoned") return false
-  return row.gateway_status === null || !isSettledAtGateway(row.gateway_status)
+  return !statusFacts(row.gateway_status).settled
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
-import { ERROR_POLL_HOURS, INVOICE_STATUSES, SETTLED_AT_GATEWAY } from "../../core/payment/payment-state"
+import { ERROR_POLL_HOURS, INVOICE_STATUSES, STATUS_FACTS } from "../../core/payment/payment-state"
 
 export interface CryptoReconcileWork {
   /**
@@ -14,7 +14,7 @@ export interface CryptoReconcileWork {
   callback_ids: string[]
 }
 
-const SETTLED_GATEWAY_STATUSES = INVOICE_STATUSES.filter((status) => SETTLED_AT_GATEWAY[status])
+const SETTLED_GATEWAY_STATUSES = INVOICE_STATUSES.filter((status) => STATUS_FACTS[status].settled)
 
 export const listCryptoWorkStepId = "list-crypto-reconcile-work"
 

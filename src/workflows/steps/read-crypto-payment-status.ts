@@ -6,7 +6,7 @@ import { exact, sumAmounts } from "../../core/money"
 import { networkOf } from "../../core/coins"
 import { groupReceived, topUpCommission, topUpPlan, type TopUpGroupRow } from "../../core/payment/top-up"
 import { isDecimalString } from "../../gateway/core/money"
-import { GatewayStatus, knownStatusOf, shopperStatusOf, type KnownStatus, type ShopperPaymentStatus } from "../../core/payment/payment-state"
+import { shopperStatusOf, statusFacts, type ShopperPaymentStatus } from "../../core/payment/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { CART_NOT_FOUND_MESSAGE } from "./find-cart-crypto-invoice"
@@ -202,43 +202,14 @@ export const readCryptoPaymentStatusStepId = "read-crypto-payment-status"
 
 type InvoiceRow = Awaited<ReturnType<CryptoModuleService["retrieveCryptoInvoice"]>>
 
-/** Gateway statuses of an invoice that saw money not yet counted in `received_amount` (spec §3). */
-const MONEY_SEEN: Record<KnownStatus, boolean> = {
-  [GatewayStatus.New]: false,
-  [GatewayStatus.Pending]: true,
-  [GatewayStatus.PendingInternal]: true,
-  [GatewayStatus.Completed]: true,
-  [GatewayStatus.Mismatch]: true,
-  [GatewayStatus.Expired]: false,
-  [GatewayStatus.Cancelled]: false,
-  [GatewayStatus.CancelledDuplicate]: false,
-  [GatewayStatus.Error]: false,
-}
-/** Gateway statuses that closed the invoice before it was paid: the cart got a newer one. */
-const CLOSED: Record<KnownStatus, boolean> = {
-  [GatewayStatus.New]: false,
-  [GatewayStatus.Pending]: false,
-  [GatewayStatus.PendingInternal]: false,
-  [GatewayStatus.Completed]: false,
-  [GatewayStatus.Mismatch]: false,
-  [GatewayStatus.Expired]: true,
-  [GatewayStatus.Cancelled]: true,
-  [GatewayStatus.CancelledDuplicate]: false,
-  [GatewayStatus.Error]: false,
-}
-const statusIs = (table: Record<KnownStatus, boolean>, value: string | null): boolean => {
-  const status = knownStatusOf(value)
-  return status !== undefined && table[status]
-}
-
 function hasMoney(invoice: InvoiceRow): boolean {
   const received = invoice.received_amount
-  return (received !== null && exact(received).gt(0)) || statusIs(MONEY_SEEN, invoice.gateway_status)
+  return (received !== null && exact(received).gt(0)) || statusFacts(invoice.gateway_status).moneySeen
 }
 
 function abandonedReason(invoice: InvoiceRow): AbandonedInvoiceReason {
   if (invoice.superseded_by !== null) return "amount_changed"
-  return statusIs(CLOSED, invoice.gateway_status) ? "replaced" : "cart_changed"
+  return statusFacts(invoice.gateway_status).closedUnpaid ? "replaced" : "cart_changed"
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { isSettledAtGateway } from "../../core/payment/payment-state"
+import { statusFacts } from "../../core/payment/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { syncCryptoInvoiceWorkflow } from "../sync-crypto-invoice"
@@ -21,7 +21,7 @@ export function isCryptoInvoiceStale(
   staleAfterMs = PAYMENT_STATUS_STALE_AFTER_MS
 ): boolean {
   // A settled invoice no longer changes (spec §3): never re-read for a poll.
-  if (isSettledAtGateway(invoice.gateway_status)) {
+  if (statusFacts(invoice.gateway_status).settled) {
     return false
   }
   const seen = new Date(invoice.last_synced_at ?? invoice.created_at)

@@ -6,7 +6,10 @@ import {
   mapInvoiceStatus,
   minimumAccepted,
   shopperStatusOf,
+  STATUS_FACTS,
+  statusFacts,
   type ShopperInvoiceFacts,
+  type StatusFacts,
   type StatusPolicy,
 } from "../payment-state"
 
@@ -229,5 +232,29 @@ describe("shopperStatusOf (what GET /store/crypto/payment-status tells the shopp
   it("maps every documented status to something other than the unknown fallback or the duplicate's pending", () => {
     const mapped = INVOICE_STATUSES.filter((status) => status !== "cancelled duplicate").map((status) => of({ status, pending_amount: "0" }))
     expect(mapped).not.toContain("pending")
+  })
+})
+
+describe("STATUS_FACTS", () => {
+  // The statuses each former table said true for; every other status was false.
+  const TRUE_FOR: Record<keyof StatusFacts, string[]> = {
+    settled: ["completed", "mismatch", "expired", "cancelled", "cancelled duplicate", "error"], // SETTLED_AT_GATEWAY (payment-state.ts)
+    amountFinal: ["completed", "mismatch", "expired", "cancelled", "cancelled duplicate"], // SETTLED_STATUS (money-out/account.ts)
+    closed: ["expired", "cancelled", "error"], // CLOSED_AT_GATEWAY (payment/order-number.ts)
+    closedUnpaid: ["expired", "cancelled"], // CLOSED (workflows/steps/read-crypto-payment-status.ts)
+    moneySeen: ["pending", "pending internal", "completed", "mismatch"], // MONEY_SEEN (workflows/steps/read-crypto-payment-status.ts)
+  }
+
+  it.each(INVOICE_STATUSES)("%s has the facts the former tables gave it", (status) => {
+    expect(STATUS_FACTS[status]).toEqual(Object.fromEntries(Object.entries(TRUE_FOR).map(([fact, statuses]) => [fact, statuses.includes(status)])))
+  })
+
+  it("reads a stored status whatever its case and spaces", () => {
+    expect(statusFacts(" Expired ")).toBe(STATUS_FACTS.expired)
+  })
+
+  it("a status spec §3 does not list, or none, says nothing", () => {
+    const none = { settled: false, amountFinal: false, closed: false, closedUnpaid: false, moneySeen: false }
+    expect([statusFacts("refunded"), statusFacts(null), statusFacts(undefined)]).toEqual([none, none, none])
   })
 })
