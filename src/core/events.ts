@@ -92,31 +92,12 @@ export type CryptoEvents = {
  * The `crypto.invoice.created` payload from what the gateway answered (spec §2.1): the expiry is
  * the gateway's `expire_utc` (seconds) when it sends one, else `expireMinutes` from `createdAt`.
  */
-export function invoiceCreatedEvent(input: {
-  id: string
-  provider_id: string
-  cart_id: string | null
-  psys_cid: string | null
-  currency: string | null
-  amount: string | null
-  invoice_url: string | null
-  address: string | null
-  expire_utc: number | null | undefined
-  expireMinutes: number
-  createdAt: Date
-}): CryptoInvoiceCreatedEvent {
-  const expires = typeof input.expire_utc === "number" && input.expire_utc > 0 ? new Date(input.expire_utc * 1000) : new Date(input.createdAt.getTime() + input.expireMinutes * 60_000)
-  return {
-    id: input.id,
-    provider_id: input.provider_id,
-    cart_id: input.cart_id,
-    psys_cid: input.psys_cid,
-    currency: input.currency,
-    amount: input.amount,
-    invoice_url: input.invoice_url,
-    address: input.address,
-    expires_at: expires.toISOString(),
-  }
+export function invoiceCreatedEvent(
+  input: Omit<CryptoInvoiceCreatedEvent, "expires_at"> & { expire_utc: number | null | undefined; expireMinutes: number; createdAt: Date }
+): CryptoInvoiceCreatedEvent {
+  const { expire_utc, expireMinutes, createdAt, ...event } = input
+  const expires = typeof expire_utc === "number" && expire_utc > 0 ? new Date(expire_utc * 1000) : new Date(createdAt.getTime() + expireMinutes * 60_000)
+  return { ...event, expires_at: expires.toISOString() }
 }
 
 /** The payment event an attention kind also emits (besides `crypto.attention.raised`). */
