@@ -91,11 +91,11 @@ export function storedAmountToDecimalString(raw: unknown, fallback: unknown, fie
   return text
 }
 
-/** A value made JSON-safe: every `Decimal` becomes its exact decimal string, never a float. */
-export type Wire<T> = T extends Decimal
+/** A value made JSON-safe: every `Decimal` becomes its exact decimal string, never a float; text stays text (`string & {}` too). */
+export type Wire<T> = T extends Decimal | Date
   ? string
-  : T extends Date
-    ? string
+  : T extends string
+    ? T
     : T extends Array<infer U>
       ? Array<Wire<U>>
       : T extends object

@@ -5,6 +5,8 @@
  *
  * Fields marked optional or `null` are absent in hosted mode (the shopper pays on the gateway's
  * page, so the store does not know the address, the coin or the amount until a callback arrives).
+ * Each answer's shape is checked against the store route's own declaration by the plugin's typecheck
+ * (src/api/store/crypto/__tests__/storefront-kit.unit.spec.ts).
  */
 
 /** Confirmations of the payment transaction: `current` of `required` (white-label, once detected). */

@@ -1,6 +1,6 @@
 import { Badge, Heading, Text } from "@medusajs/ui"
 import { useQuery } from "@tanstack/react-query"
-import type { AdminCryptoAttentionItem } from "../../api/admin/crypto/types"
+import type { AdminCryptoAttentionCountResponse, AdminCryptoAttentionItem, AdminCryptoAttentionResponse, Serialized } from "../../api/admin/crypto/types"
 import { cryptoApi, errorMessage } from "../lib/api"
 import { AttentionDetails, AttentionFactsList, headlineMoney } from "./attention/facts"
 import { KIND_LABELS } from "./attention/kinds"
@@ -12,7 +12,7 @@ import { QueryState } from "./common"
 export function useAttentionCount(): number | undefined {
   const { data } = useQuery({
     queryKey: ["crypto", "attention", "count"],
-    queryFn: () => cryptoApi.get<{ count: number }>("/attention/count"),
+    queryFn: () => cryptoApi.get<AdminCryptoAttentionCountResponse>("/attention/count"),
     refetchInterval: 60_000,
   })
   return data?.count
@@ -54,7 +54,7 @@ const AttentionCard = ({ item }: { item: AdminCryptoAttentionItem }) => {
 export const AttentionTab = () => {
   const { data, isLoading, error, refetch } = useQuery({
     queryKey: ["crypto", "attention", "list"],
-    queryFn: () => cryptoApi.get<{ items: AdminCryptoAttentionItem[]; count: number }>("/attention", { limit: 100 }),
+    queryFn: () => cryptoApi.get<Serialized<AdminCryptoAttentionResponse>>("/attention", { limit: 100 }),
   })
   return (
     <div className="divide-y">

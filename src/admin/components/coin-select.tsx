@@ -1,12 +1,12 @@
 import { Select } from "@medusajs/ui"
 import { useQuery } from "@tanstack/react-query"
 import { cryptoApi } from "../lib/api"
-import type { CurrencyEntry } from "../lib/types"
+import type { CurrenciesResponse } from "../lib/types"
 
 export const useCurrencies = (fiat?: string) =>
   useQuery({
     queryKey: ["crypto", "currencies", fiat ?? "USD"],
-    queryFn: () => cryptoApi.get<{ fiat: string; currencies: CurrencyEntry[] }>("/currencies", { fiat }),
+    queryFn: () => cryptoApi.get<CurrenciesResponse>("/currencies", { fiat }),
     staleTime: 60_000,
   })
 

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { cryptoApi, errorMessage } from "../lib/api"
 import { formatDecimal } from "../lib/money"
-import type { Deposit, DepositCallback } from "../lib/types"
+import type { Deposit, DepositCallbacksResponse, DepositsResponse } from "../lib/types"
 import { CoinSelect } from "./coin-select"
 import { CryptoStatusBadge, QueryState, TxLinks, formatDate } from "./common"
 
@@ -17,12 +17,12 @@ export const DepositsTab = () => {
 
   const deposits = useQuery({
     queryKey: ["crypto", "deposits", filterUid],
-    queryFn: () => cryptoApi.get<{ deposits: Deposit[] }>("/deposits", { uid: filterUid || undefined, limit: 50 }),
+    queryFn: () => cryptoApi.get<DepositsResponse>("/deposits", { uid: filterUid || undefined, limit: 50 }),
     retry: false,
   })
   const callbacks = useQuery({
     queryKey: ["crypto", "deposit-callbacks", filterUid],
-    queryFn: () => cryptoApi.get<{ callbacks: DepositCallback[]; count: number }>("/deposits/callbacks", { uid: filterUid || undefined, limit: 50 }),
+    queryFn: () => cryptoApi.get<DepositCallbacksResponse>("/deposits/callbacks", { uid: filterUid || undefined, limit: 50 }),
   })
   const create = useMutation({
     mutationFn: () => cryptoApi.post<{ deposits: Deposit[] }>("/deposits", { uid: trimmed, psys_cid: coin }),

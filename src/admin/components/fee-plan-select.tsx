@@ -2,7 +2,7 @@ import { Select, Text } from "@medusajs/ui"
 import { useQuery } from "@tanstack/react-query"
 import { cryptoApi, errorMessage } from "../lib/api"
 import { formatDecimal } from "../lib/money"
-import type { FeePlanEntry } from "../lib/types"
+import type { FeePlanEntry, FeePlansResponse } from "../lib/types"
 
 type FeePlan = "normal" | "priority"
 
@@ -20,7 +20,7 @@ const describe = (plan: FeePlanEntry, unit: string): string =>
 export const FeePlanSelect = ({ coin, unit, value, onChange, id }: { coin: string; unit: string; value: FeePlan; onChange: (plan: FeePlan) => void; id?: string }) => {
   const plans = useQuery({
     queryKey: ["crypto", "fee-plans", coin],
-    queryFn: () => cryptoApi.get<{ psys_cid: string; plans: Record<string, FeePlanEntry> }>(`/fee-plans/${encodeURIComponent(coin)}`),
+    queryFn: () => cryptoApi.get<FeePlansResponse>(`/fee-plans/${encodeURIComponent(coin)}`),
     enabled: coin !== "",
     staleTime: 60_000,
     retry: false,

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from "react"
 import { cryptoApi, errorMessage } from "../lib/api"
 import { decimalPlaces, parseMassPayoutList } from "../lib/mass-payout"
 import { formatDecimal, isPositiveDecimal, totalDebited } from "../lib/money"
-import type { Recipient, Withdrawal } from "../lib/types"
+import type { CommissionEstimateResponse, FeeEstimateResponse, Recipient, Withdrawal, WithdrawalDetail } from "../lib/types"
 import { CoinSelect, useCurrencies } from "./coin-select"
 import { CryptoStatusBadge, Field, TxLinks } from "./common"
 import { FeePlanSelect } from "./fee-plan-select"
@@ -55,13 +55,13 @@ export const WithdrawTab = () => {
   const previewKey = JSON.stringify(previewInput)
   const fee = useQuery({
     queryKey: ["crypto", "fee", previewKey],
-    queryFn: () => cryptoApi.post<{ fee: { fee: string; currency?: string | null } }>("/fee-estimate", previewInput ?? {}),
+    queryFn: () => cryptoApi.post<FeeEstimateResponse>("/fee-estimate", previewInput ?? {}),
     enabled: previewInput !== null,
     retry: false,
   })
   const commission = useQuery({
     queryKey: ["crypto", "commission", previewKey],
-    queryFn: () => cryptoApi.post<{ commission: { commission: string; fee?: string | null } }>("/commission-estimate", previewInput ?? {}),
+    queryFn: () => cryptoApi.post<CommissionEstimateResponse>("/commission-estimate", previewInput ?? {}),
     enabled: previewInput !== null,
     retry: false,
   })
@@ -83,7 +83,7 @@ export const WithdrawTab = () => {
   })
 
   const reconcile = useMutation({
-    mutationFn: (id: string) => cryptoApi.post<{ withdrawal: Withdrawal }>(`/withdrawals/${id}/reconcile`, {}),
+    mutationFn: (id: string) => cryptoApi.post<WithdrawalDetail>(`/withdrawals/${id}/reconcile`, {}),
     // Still unknown: the operations that could be it are in History, where the merchant resolves it.
     onSuccess: ({ withdrawal }) => {
       setResult(withdrawal)

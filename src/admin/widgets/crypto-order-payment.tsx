@@ -6,7 +6,7 @@ import { useRef, useState } from "react"
 import { CryptoStatusBadge, Field, QueryState, TxLinks, formatDate } from "../components/common"
 import { cryptoApi, errorMessage, newIdempotencyKey } from "../lib/api"
 import { formatDecimal, isPositiveDecimal } from "../lib/money"
-import type { AdminCryptoRefundClaim, AdminCryptoRefundClaimCreated } from "../../api/admin/crypto/types"
+import type { AdminCryptoRefundClaim, AdminCryptoRefundClaimCreated, AdminCryptoRefundClaimsResponse, Serialized } from "../../api/admin/crypto/types"
 import type { OrderCryptoResponse, RefundQuote, Withdrawal } from "../lib/types"
 
 type Kind = "refund" | "overpayment" | "underpayment"
@@ -72,7 +72,7 @@ const RefundDrawer = ({ orderId, open, onClose, data }: { orderId: string; open:
 
   const claim = useMutation({
     mutationFn: () =>
-      cryptoApi.post<AdminCryptoRefundClaimCreated>("/refund-claims", {
+      cryptoApi.post<Serialized<AdminCryptoRefundClaimCreated>>("/refund-claims", {
         order_id: orderId,
         kind,
         fee_plan: "normal",
@@ -181,7 +181,7 @@ const RefundClaims = ({ orderId }: { orderId: string }) => {
   const queryClient = useQueryClient()
   const { data } = useQuery({
     queryKey: ["crypto", "refund-claims", orderId],
-    queryFn: () => cryptoApi.get<{ claims: AdminCryptoRefundClaim[] }>(`/refund-claims?order_id=${encodeURIComponent(orderId)}`),
+    queryFn: () => cryptoApi.get<AdminCryptoRefundClaimsResponse>(`/refund-claims?order_id=${encodeURIComponent(orderId)}`),
   })
   const revoke = useMutation({
     mutationFn: (id: string) => cryptoApi.post(`/refund-claims/${encodeURIComponent(id)}/revoke`, {}),

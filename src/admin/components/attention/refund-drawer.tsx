@@ -1,7 +1,7 @@
 import { Input, Label, Text, toast, usePrompt } from "@medusajs/ui"
 import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { useRef, useState } from "react"
-import type { AdminCryptoAttentionItem } from "../../../api/admin/crypto/types"
+import type { AdminCryptoAttentionItem, AdminCryptoAttentionRefundResponse, Serialized } from "../../../api/admin/crypto/types"
 import { cryptoApi, errorMessage, newIdempotencyKey } from "../../lib/api"
 import { FeePlanSelect } from "../fee-plan-select"
 import { ActionDrawer } from "./action-drawer"
@@ -9,11 +9,6 @@ import { moneyText } from "./facts"
 import { orderName } from "./kinds"
 
 type FeePlan = "normal" | "priority"
-
-/** What POST /admin/crypto/attention/:id/refund answers: the recorded withdrawal. */
-interface RefundAnswer {
-  withdrawal: { id: string; status: string }
-}
 
 /**
  * Sends an item's money back in crypto (docs/attention.md#refunding-in-crypto): the merchant fills
@@ -36,7 +31,7 @@ export const RefundDrawer = ({ item }: { item: AdminCryptoAttentionItem }) => {
   const to = item.order_id !== null ? `the shopper of ${orderName(item)}` : "the sender"
 
   const send = useMutation({
-    mutationFn: () => cryptoApi.post<RefundAnswer>(`/attention/${item.id}/refund`, { address: address.trim(), fee_plan: feePlan, idempotency_key: key.current }),
+    mutationFn: () => cryptoApi.post<Serialized<AdminCryptoAttentionRefundResponse>>(`/attention/${item.id}/refund`, { address: address.trim(), fee_plan: feePlan, idempotency_key: key.current }),
     onSuccess: ({ withdrawal }) => {
       void queryClient.invalidateQueries({ queryKey: ["crypto"] })
       setOpen(false)

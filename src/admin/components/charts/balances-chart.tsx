@@ -5,7 +5,7 @@ import { cryptoApi, errorMessage } from "../../lib/api"
 import { formatDecimal, formatFiat } from "../../lib/money"
 import { ChartCard } from "./chart-card"
 import { axisTick, CHART_THEME, legendStyle, plotValue, seriesColor, tooltipStyle } from "./theme"
-import type { BalanceChartResponse } from "./types"
+import type { BalanceChartResponse, BalanceSnapshotResponse } from "./types"
 import { bucketLabel } from "./volume-chart"
 
 /** Each coin's balance at the daily snapshot, valued at that day's rate (docs/books.md#balances-over-time). */
@@ -19,7 +19,7 @@ export const BalancesChart = () => {
   const today = data?.days[data.days.length - 1]
   const takenToday = today !== undefined && series.some((coin) => coin.points.some((point) => point.day === today))
   const snapshot = useMutation({
-    mutationFn: () => cryptoApi.post<{ snapshots: Array<{ created: string[]; error: string | null }> }>("/charts/balances", {}),
+    mutationFn: () => cryptoApi.post<BalanceSnapshotResponse>("/charts/balances", {}),
     onSuccess: ({ snapshots }) => {
       const failed = snapshots.find((entry) => entry.error !== null)
       if (failed) toast.error("The gateway's balances could not be read", { description: failed.error ?? undefined })

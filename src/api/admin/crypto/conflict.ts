@@ -1,5 +1,6 @@
 import type { MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
+import type { AdminCryptoConflictResponse } from "./types"
 
 /**
  * Answers 409 with our own message when a money-out workflow refused a payment that is already
@@ -7,7 +8,7 @@ import { MedusaError } from "@medusajs/framework/utils"
  * Medusa's error handler would answer a CONFLICT with a generic message that names neither the
  * earlier withdrawal nor its operation, so the route answers it itself. False for any other error.
  */
-export function answeredConflict(error: unknown, res: MedusaResponse): boolean {
+export function answeredConflict(error: unknown, res: MedusaResponse<AdminCryptoConflictResponse>): boolean {
   // A workflow may hand the step's error back as a plain object: its `type` is what counts.
   const type = typeof error === "object" && error !== null && "type" in error ? error.type : undefined
   if (type !== MedusaError.Types.CONFLICT) return false

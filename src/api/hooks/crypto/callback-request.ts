@@ -53,6 +53,9 @@ export type CallbackDecision =
   /** 401: no or wrong signature (spec §6.3). 400: a body that cannot be read. Nothing is stored. */
   | { kind: "reject"; status: 400 | 401; reason: string; message: string }
 
+/** What the callback route answers the gateway: `{ received, duplicate }` once stored (200), else why not. */
+export type CallbackAnswer = { received: true; duplicate: boolean } | { message: string }
+
 /** Verifies a raw callback and says what the route answers. Never throws for a bad callback. */
 export function decideCallback(input: { body: Buffer; contentType: string | undefined; secretKey: string }): CallbackDecision {
   try {

@@ -9,7 +9,7 @@ import { cryptoApi, errorMessage } from "../../../lib/api"
 import { DECIMAL_PATTERN } from "../../../lib/money"
 import { sdk } from "../../../lib/sdk"
 import { changedSettings, type SettingsForm } from "../../../lib/settings-form"
-import type { OrderRule, SettingsChange, SettingsField, SettingsResponse } from "../../../lib/types"
+import type { OrderRule, SettingsChange, SettingsField, SettingsResponse, SettingsTestResponse } from "../../../lib/types"
 
 const NONE = "__config"
 
@@ -71,7 +71,7 @@ const CryptoSettingsPage = () => {
     onError: (error) => toast.error("Settings not saved", { description: errorMessage(error) }),
   })
   const testConnection = useMutation({
-    mutationFn: () => cryptoApi.post<{ ok: boolean; message: string }>("/settings/test", {}),
+    mutationFn: () => cryptoApi.post<SettingsTestResponse>("/settings/test", {}),
     onSuccess: (result) => {
       setTest(result)
       if (result.ok) toast.success("Connection works")

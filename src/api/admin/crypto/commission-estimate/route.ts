@@ -5,12 +5,13 @@ import { toWire } from "../../../../core/money"
 import { checkAmounts, placesOfCoin } from "../../../../core/money-out/withdrawal"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminCryptoEstimateType } from "../validators"
+import type { AdminCryptoCommissionEstimateResponse } from "../types"
 
 /**
  * POST /admin/crypto/commission-estimate — the service commission and network fee of a prospective
  * withdrawal (spec §4.5), for the `cash_out` or `mass_cash_out` the recipients make. Sends nothing.
  */
-export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoEstimateType>, res: MedusaResponse) => {
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoEstimateType>, res: MedusaResponse<AdminCryptoCommissionEstimateResponse>) => {
   const { psys_cid, recipients, fee_plan, provider_id } = req.validatedBody
   const { client } = await resolveCryptoProvider(req.scope, provider_id)
   // The amounts within the coin's places before the gateway is asked (docs/money-out.md#amounts).

@@ -5,9 +5,10 @@ import { toWire } from "../../../../core/money"
 import { checkAmounts, placesOfCoin } from "../../../../core/money-out/withdrawal"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminCryptoEstimateType } from "../validators"
+import type { AdminCryptoFeeEstimateResponse } from "../types"
 
 /** POST /admin/crypto/fee-estimate — the network fee of a prospective withdrawal (spec §4.6). Sends nothing. */
-export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoEstimateType>, res: MedusaResponse) => {
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoEstimateType>, res: MedusaResponse<AdminCryptoFeeEstimateResponse>) => {
   const { psys_cid, recipients, fee_plan, provider_id } = req.validatedBody
   const { client } = await resolveCryptoProvider(req.scope, provider_id)
   // The amounts within the coin's places before the gateway is asked (docs/money-out.md#amounts).

@@ -3,9 +3,10 @@ import { toMedusaError } from "../../../../core/errors"
 import { resolveCryptoProvider } from "../../../../core/config/provider-entry"
 import { toWire } from "../../../../core/money"
 import type { AdminCryptoOperationsQueryType } from "../validators"
+import type { AdminCryptoOperationsResponse } from "../types"
 
 /** GET /admin/crypto/operations — one page of the gateway's operations with its filters (spec §4.3). */
-export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoOperationsQueryType>, res: MedusaResponse) => {
+export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoOperationsQueryType>, res: MedusaResponse<AdminCryptoOperationsResponse>) => {
   const { provider_id, ...params } = req.validatedQuery
   const { client } = await resolveCryptoProvider(req.scope, provider_id)
   try {

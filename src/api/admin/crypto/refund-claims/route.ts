@@ -2,7 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { refundClaimStatus } from "../../../../core/money-out/refund-claim"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import { createCryptoRefundClaimWorkflow } from "../../../../workflows/admin/create-crypto-refund-claim"
-import type { AdminCryptoRefundClaim, AdminCryptoRefundClaimCreated } from "../types"
+import type { AdminCryptoRefundClaimCreated, AdminCryptoRefundClaimsResponse } from "../types"
 import type { AdminCreateCryptoRefundClaimType, AdminCryptoRefundClaimsQueryType } from "../validators"
 
 /**
@@ -10,20 +10,19 @@ import type { AdminCreateCryptoRefundClaimType, AdminCryptoRefundClaimsQueryType
  * their own (docs/money-out.md#refunds-the-shopper-claims). Answers `{ claim, link }`; the link is
  * shown only here (only the token's hash is kept).
  */
-export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoRefundClaimType>, res: MedusaResponse) => {
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoRefundClaimType>, res: MedusaResponse<AdminCryptoRefundClaimCreated>) => {
   const { result } = await createCryptoRefundClaimWorkflow(req.scope).run({ input: { ...req.validatedBody, requested_by: req.auth_context?.actor_id ?? null } })
-  const body: AdminCryptoRefundClaimCreated = { claim: result, link: result.link }
-  res.json(body)
+  res.json({ claim: result, link: result.link })
 }
 
 /** GET /admin/crypto/refund-claims?order_id= — an order's claims: waiting for the customer's address, sent, expired, revoked. */
-export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoRefundClaimsQueryType>, res: MedusaResponse) => {
+export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoRefundClaimsQueryType>, res: MedusaResponse<AdminCryptoRefundClaimsResponse>) => {
   const service = resolveCryptoModule(req.scope)
   const claims = await service.listCryptoRefundClaims({ order_id: req.validatedQuery.order_id as string }, { order: { created_at: "DESC" } })
   const ids = claims.map((claim) => claim.withdrawal_id).filter((id): id is string => id !== null)
   const withdrawals = ids.length === 0 ? [] : await service.listCryptoWithdrawals({ id: ids })
   const now = new Date()
-  const body: { claims: AdminCryptoRefundClaim[] } = {
+  res.json({
     claims: claims.map((claim) => {
       const withdrawal = withdrawals.find((row) => row.id === claim.withdrawal_id)
       return {
@@ -44,8 +43,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoRe
         revoked_at: claim.revoked_at === null ? null : iso(claim.revoked_at),
       }
     }),
-  }
-  res.json(body)
+  })
 }
 
 const iso = (value: Date | string): string => new Date(value).toISOString()

@@ -3,6 +3,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { createCryptoRefundWorkflow } from "../../../../workflows/admin"
 import { answeredConflict } from "../conflict"
 import type { AdminCreateCryptoRefundType } from "../validators"
+import type { AdminCryptoConflictResponse, AdminCryptoWithdrawalCreatedResponse } from "../types"
 
 /**
  * POST /admin/crypto/refunds — refund an order paid in crypto as a `cash_out` to `address`:
@@ -11,7 +12,7 @@ import type { AdminCreateCryptoRefundType } from "../validators"
  * Same idempotency rules and answers as POST /admin/crypto/withdrawals; while an earlier refund of
  * the order failed at the gateway undecided, 409 naming it (docs/money-out.md#failed-at-the-gateway).
  */
-export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoRefundType>, res: MedusaResponse) => {
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoRefundType>, res: MedusaResponse<AdminCryptoWithdrawalCreatedResponse | AdminCryptoConflictResponse>) => {
   let run
   try {
     run = await createCryptoRefundWorkflow(req.scope).run({ input: { ...req.validatedBody, requested_by: req.auth_context?.actor_id ?? null } })

@@ -7,6 +7,7 @@ import { readOrderRules } from "../../../../core/config/order-rules"
 import { readStoredSettings, type SettingChange } from "../../../../core/config/settings"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminUpdateCryptoSettingsType } from "../validators"
+import type { AdminCryptoSettingsResponse } from "../types"
 
 /** What the settings page shows: the stored values, the config defaults and what is in effect. Never the key. */
 async function describeSettings(scope: MedusaContainer, providerId?: string) {
@@ -77,12 +78,12 @@ async function recentChanges(scope: MedusaContainer, providerId: string): Promis
 export type CryptoSettingsView = Awaited<ReturnType<typeof describeSettings>>
 
 /** GET /admin/crypto/settings — the crypto settings (the secret key only as `api_key_set`). */
-export const GET = async (req: AuthenticatedMedusaRequest<unknown, { provider_id?: string }>, res: MedusaResponse) => {
+export const GET = async (req: AuthenticatedMedusaRequest<unknown, { provider_id?: string }>, res: MedusaResponse<AdminCryptoSettingsResponse>) => {
   res.json({ settings: await describeSettings(req.scope, req.validatedQuery?.provider_id) })
 }
 
 /** POST /admin/crypto/settings — save some settings (null resets one to the medusa-config default). */
-export const POST = async (req: AuthenticatedMedusaRequest<AdminUpdateCryptoSettingsType>, res: MedusaResponse) => {
+export const POST = async (req: AuthenticatedMedusaRequest<AdminUpdateCryptoSettingsType>, res: MedusaResponse<AdminCryptoSettingsResponse>) => {
   const { provider_id, ...patch } = req.validatedBody
   const { entry } = await resolveCryptoProvider(req.scope, provider_id)
   await updateCryptoSettingsWorkflow(req.scope).run({

@@ -4,6 +4,7 @@ import { createCryptoWithdrawalWorkflow } from "../../../../workflows/admin"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import { answeredConflict } from "../conflict"
 import type { AdminCreateCryptoWithdrawalType, AdminCryptoWithdrawalsQueryType } from "../validators"
+import type { AdminCryptoConflictResponse, AdminCryptoWithdrawalCreatedResponse, AdminCryptoWithdrawalsResponse } from "../types"
 
 /**
  * POST /admin/crypto/withdrawals — a `cash_out` (one recipient) or `mass_cash_out` (several),
@@ -16,7 +17,7 @@ import type { AdminCreateCryptoWithdrawalType, AdminCryptoWithdrawalsQueryType }
  * `failed` (docs/money-out.md#failed-at-the-gateway). 400 naming the field for an amount beyond
  * the coin's decimal places: nothing recorded, nothing sent.
  */
-export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoWithdrawalType>, res: MedusaResponse) => {
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoWithdrawalType>, res: MedusaResponse<AdminCryptoWithdrawalCreatedResponse | AdminCryptoConflictResponse>) => {
   const body = req.validatedBody
   let run
   try {
@@ -35,7 +36,7 @@ export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoWith
 }
 
 /** GET /admin/crypto/withdrawals — the withdrawals (crypto refunds included) recorded here, newest first; filters `status`, `purpose`, `order_id`. */
-export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoWithdrawalsQueryType>, res: MedusaResponse) => {
+export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoWithdrawalsQueryType>, res: MedusaResponse<AdminCryptoWithdrawalsResponse>) => {
   const { status, purpose, order_id, limit, offset } = req.validatedQuery
   const [withdrawals, count] = await resolveCryptoModule(req.scope).listAndCountCryptoWithdrawals(
     { ...(status ? { status } : {}), ...(purpose ? { purpose } : {}), ...(order_id ? { order_id } : {}) },

@@ -5,7 +5,7 @@ import { failureReason } from "../../../../core/errors"
 import { CALLBACK_EVENT_OPTIONS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackReceivedEvent } from "../../../../core/events"
 import { providerIdFor, resolveCryptoProviderEntry, type CryptoProviderEntry } from "../../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../../modules/crypto"
-import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody } from "../callback-request"
+import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody, type CallbackAnswer } from "../callback-request"
 
 /**
  * The gateway's callback URL: `POST /hooks/crypto/<provider entry id>?json=true` (spec §6).
@@ -21,7 +21,7 @@ import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decide
  * event (a crash before the subscriber ran) leaves it unprocessed and the reconciliation job
  * processes it.
  */
-export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<void> => {
+export const POST = async (req: MedusaRequest, res: MedusaResponse<CallbackAnswer>): Promise<void> => {
   const logger = req.scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
   const entryId = req.params.id
   // The entry's key is all verification needs: no database read before the body is verified.

@@ -1,6 +1,7 @@
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { getCryptoPaymentStatusWorkflow } from "../../../../workflows/get-crypto-payment-status"
 import type { StoreGetCryptoPaymentStatusType } from "../validators"
+import type { StoreCryptoPaymentStatusResponse } from "../types"
 
 /**
  * Where the cart's current crypto invoice stands, for the storefront's payment view and return page:
@@ -11,7 +12,7 @@ import type { StoreGetCryptoPaymentStatusType } from "../validators"
  * 404 "Not found" for an unknown cart, a cart outside the publishable key's sales channels and a
  * cart without a crypto invoice alike.
  */
-export const GET = async (req: MedusaStoreRequest<unknown, StoreGetCryptoPaymentStatusType>, res: MedusaResponse): Promise<void> => {
+export const GET = async (req: MedusaStoreRequest<unknown, StoreGetCryptoPaymentStatusType>, res: MedusaResponse<StoreCryptoPaymentStatusResponse>): Promise<void> => {
   res.setHeader("Cache-Control", "no-store")
   const { result } = await getCryptoPaymentStatusWorkflow(req.scope).run({
     input: { cart_id: req.validatedQuery.cart_id as string, sales_channel_ids: req.publishable_key_context.sales_channel_ids },

@@ -1,8 +1,8 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { readAttentionChart } from "../../../../../core/books/charts"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
-import type { AdminCryptoAttentionChartResponse } from "../types"
 import type { AdminCryptoAttentionChartQueryType } from "../validators"
+import type { AdminCryptoAttentionChartResponse } from "../../types"
 
 /**
  * GET /admin/crypto/charts/attention — the open Needs-attention items (the queue the admin lists,

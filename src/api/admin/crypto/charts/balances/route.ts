@@ -2,9 +2,9 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { balanceChartDays, readBalanceHistory } from "../../../../../core/books/balance-snapshot"
 import { resolveCryptoProviderEntry } from "../../../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
-import type { AdminCryptoBalanceChartResponse } from "../types"
 import { snapshotCryptoBalancesWorkflow } from "../../../../../workflows/snapshot-crypto-balances"
 import type { AdminCryptoBalanceChartQueryType, AdminCryptoTakeBalanceSnapshotType } from "../validators"
+import type { AdminCryptoBalanceChartResponse, AdminCryptoBalanceSnapshotResponse } from "../../types"
 
 /**
  * GET /admin/crypto/charts/balances?from&to&provider_id — the daily balance snapshots of each coin
@@ -23,7 +23,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoBa
  * (docs/books.md#balance-snapshots): a fresh install need not wait for the first night. The same
  * workflow, so still one row per provider, UTC day and coin; a coin already taken today is left.
  */
-export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoTakeBalanceSnapshotType>, res: MedusaResponse) => {
+export const POST = async (req: AuthenticatedMedusaRequest<AdminCryptoTakeBalanceSnapshotType>, res: MedusaResponse<AdminCryptoBalanceSnapshotResponse>) => {
   const { providerId } = resolveCryptoProviderEntry(req.scope, req.validatedBody.provider_id)
   const { result } = await snapshotCryptoBalancesWorkflow(req.scope).run({ input: { provider_id: providerId } })
   res.json({ snapshots: result })

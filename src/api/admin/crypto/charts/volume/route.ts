@@ -2,8 +2,8 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { chartPeriod, readVolumeChart, storeDefaultCurrency } from "../../../../../core/books/charts"
 import { resolveCryptoProviderEntry } from "../../../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
-import type { AdminCryptoVolumeChartResponse } from "../types"
 import type { AdminCryptoVolumeChartQueryType } from "../validators"
+import type { AdminCryptoVolumeChartResponse } from "../../types"
 
 /**
  * GET /admin/crypto/charts/volume?interval=day|week|month&from&to&provider_id&currency — the coins

@@ -5,6 +5,7 @@ import { listCryptoOrderPayments } from "../../../../../core/money-out/refund"
 import { toWire } from "../../../../../core/money"
 import { toMedusaError } from "../../../../../core/errors"
 import { accountOfInvoices } from "../../../../../core/money-out/account"
+import type { AdminCryptoOrderResponse } from "../../types"
 
 /**
  * GET /admin/crypto/orders/:id — what the order widget shows: the crypto payments (captured,
@@ -14,7 +15,7 @@ import { accountOfInvoices } from "../../../../../core/money-out/account"
  * operation from the gateway (confirmations, pending amount, tx links; spec §4.4), and the crypto
  * refunds sent for the order. An unreachable gateway leaves `operation` null with `operation_error`.
  */
-export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
+export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminCryptoOrderResponse>) => {
   const orderId = req.params.id
   const service = resolveCryptoModule(req.scope)
   const { currency_code, payments, payment_collection_ids } = await listCryptoOrderPayments(req.scope, orderId)
@@ -35,7 +36,7 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   })
   const current = invoices.find((invoice) => invoice.id === holding?.invoice_id)
   const attention = await service.listCryptoAttentions({ order_id: orderId }, { order: { created_at: "DESC" } })
-  let operation: unknown = null
+  let operation: AdminCryptoOrderResponse["operation"] = null
   let operationError: string | null = null
   const txnId = current?.active_txn_id ?? current?.txn_id
   if (current !== undefined && txnId) {

@@ -1,12 +1,13 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { toMedusaError } from "../../../../../core/errors"
 import { resolveCryptoProvider } from "../../../../../core/config/provider-entry"
+import type { AdminCryptoSettingsTestResponse } from "../../types"
 
 /**
  * POST /admin/crypto/settings/test — "test connection": reads the coin list and one balance with the
  * configured key (spec §4.8, §4.9; a wrong key answers 401). Always 200; `ok` says how it went.
  */
-export const POST = async (req: AuthenticatedMedusaRequest<{ provider_id?: string }>, res: MedusaResponse) => {
+export const POST = async (req: AuthenticatedMedusaRequest<{ provider_id?: string }>, res: MedusaResponse<AdminCryptoSettingsTestResponse>) => {
   const { entry, client } = await resolveCryptoProvider(req.scope, req.validatedBody?.provider_id)
   const started = Date.now()
   try {

@@ -6,6 +6,7 @@ import { toWire } from "../../../../../../core/money"
 import { resolveCryptoProvider } from "../../../../../../core/config/provider-entry"
 import { GatewayApiError, GatewayErrorCode } from "../../../../../../gateway"
 import { resolveCryptoModule } from "../../../../../../modules/crypto"
+import type { AdminCryptoCustomerDepositsResponse } from "../../../types"
 
 /** The most pay_in callbacks read for one customer (newest first); the totals cover these. */
 const MAX_PAY_INS = 500
@@ -16,7 +17,7 @@ const MAX_PAY_INS = 500
  * the totals per coin as decimal strings. `addresses_error` says why the addresses could not be
  * read (e.g. a shop without white-label) while the recorded pay_ins are still shown.
  */
-export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
+export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminCryptoCustomerDepositsResponse>) => {
   const customerId = req.params.id
   const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "customer", fields: ["id"], filters: { id: customerId } })
@@ -29,11 +30,11 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   )
   const payIns = rows.map(payInOf)
 
-  let addresses: unknown[] = []
+  let addresses: AdminCryptoCustomerDepositsResponse["addresses"] = []
   let addressesError: string | null = null
   const { client } = await resolveCryptoProvider(req.scope)
   try {
-    addresses = toWire(await client.deposits.list({ uid: customerId, limit: 50 })) as unknown[]
+    addresses = toWire(await client.deposits.list({ uid: customerId, limit: 50 }))
   } catch (error) {
     if (error instanceof GatewayApiError && error.code === GatewayErrorCode.WHITE_LABEL_DISABLED) {
       addressesError = "Deposit addresses need white-label processing, which is off for this shop"

@@ -1,6 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { resolveCryptoWithdrawalWorkflow } from "../../../../../../workflows/admin"
 import type { AdminResolveCryptoWithdrawalType } from "../../../validators"
+import type { AdminCryptoWithdrawalResolveResponse } from "../../../types"
 
 /**
  * POST /admin/crypto/withdrawals/:id/resolve — the merchant settles a withdrawal or crypto refund
@@ -11,7 +12,7 @@ import type { AdminResolveCryptoWithdrawalType } from "../../../validators"
  * sending the same payment again (docs/money-out.md#failed-at-the-gateway). Recorded with the
  * admin user and the time.
  */
-export const POST = async (req: AuthenticatedMedusaRequest<AdminResolveCryptoWithdrawalType>, res: MedusaResponse) => {
+export const POST = async (req: AuthenticatedMedusaRequest<AdminResolveCryptoWithdrawalType>, res: MedusaResponse<AdminCryptoWithdrawalResolveResponse>) => {
   const { result } = await resolveCryptoWithdrawalWorkflow(req.scope).run({
     input: { ...req.validatedBody, id: req.params.id, resolved_by: req.auth_context?.actor_id ?? null },
   })
