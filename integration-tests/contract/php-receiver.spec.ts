@@ -13,6 +13,10 @@ import { GatewayClient } from "../../src/gateway"
 import { startSandbox, type Delivery, type RunningSandbox, type SandboxShop } from "../../src/sandbox"
 import { clientFor, controlOf, shopOf } from "./helpers"
 
+// Over real HTTP to a running sandbox and a `php -S` process (whose start alone may take up to
+// waitForPort's 10 s): on a loaded CI machine that passes jest's default 5 s. Speed is not what these tests check.
+jest.setTimeout(60_000)
+
 const HAS_PHP = spawnSync("php", ["--version"], { stdio: "ignore" }).status === 0
 const describeWithPhp = HAS_PHP ? describe : describe.skip
 

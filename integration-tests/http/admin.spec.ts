@@ -11,6 +11,7 @@ import {
   controlOf,
   createCryptoStore,
   ethAddress,
+  eventually,
   newKey,
   orderIdsForCart,
   orderPaidInCrypto,
@@ -68,8 +69,6 @@ async function minutesLater<T>(minutes: number, action: () => Promise<T>): Promi
     spy.mockRestore()
   }
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The cash_outs to `address` the gateway (the sandbox) holds, read through the client: their coin amounts. */
 async function cashOutAmountsAtGateway(address: string): Promise<string[]> {
@@ -250,7 +249,11 @@ medusaIntegrationTestRunner({
         const address = ethAddress()
         // The same payment made earlier outside the admin (the gateway's dashboard): not this withdrawal.
         const earlier = await gateway.client().operations.withdraw({ currency: "ETH", type: "cash_out", to: [address], amount: ["0.01"], feePlan: "normal" })
-        await pause(1100) // operations carry their creation time in whole seconds
+        // Operations carry their creation time in whole seconds: the admin's request comes once the
+        // clock (Medusa's and the sandbox's, one machine) is past that second, so the earlier one is provably before it.
+        const earlierSecond = earlier.created_at_utc
+        if (typeof earlierSecond !== "number") throw new Error("the sandbox's white-label withdrawal carries created_at_utc")
+        await eventually(() => expect(Math.floor(Date.now() / 1000)).toBeGreaterThan(earlierSecond))
         await gateway.control().fault({ path: "/api/v1/operations/withdraw", mode: "malformed" })
         const first = await admin().post("/admin/crypto/withdrawals", withdrawal(address), auth)
         expect(first.status).toBe(202)
@@ -794,12 +797,11 @@ medusaIntegrationTestRunner({
         const token = link.searchParams.get("token") ?? ""
         // The shopper gets the link by e-mail once (docs/notifications.md), through the store's notification provider.
         const notifications = container.resolve<INotificationModuleService>(Modules.NOTIFICATION)
-        let mails: Awaited<ReturnType<INotificationModuleService["listNotifications"]>> = []
-        for (let waited = 0; waited < 15_000 && mails.length === 0; waited += 250) {
-          await new Promise((resolve) => setTimeout(resolve, 250))
-          mails = await notifications.listNotifications({ resource_id: orderId, trigger_type: "crypto.refund.claimable" })
-        }
-        expect(mails).toHaveLength(1)
+        const mails = await eventually(async () => {
+          const found = await notifications.listNotifications({ resource_id: orderId, trigger_type: "crypto.refund.claimable" })
+          expect(found).toHaveLength(1)
+          return found
+        })
         expect(mails[0]).toMatchObject({
           to: "shopper@example.com",
           channel: "email",

@@ -334,6 +334,23 @@ export async function requestFailure(request: Promise<unknown>): Promise<{ statu
 }
 
 /**
+ * Polls `check` until it stops throwing, at most `timeoutMs`; then its last failure fails the test.
+ * The wait for a state or an event the app reaches on its own (a subscriber's e-mail, an event):
+ * never a fixed sleep in its place.
+ */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+}
+
+/**
  * Waits until every stored callback delivery has been processed (or has failed and counted its
  * failure): the callback route answers once the delivery is stored and a subscriber processes it
  * after the answer (docs/architecture.md#callback-route), so a 200 no longer means "processed".

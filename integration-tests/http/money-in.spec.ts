@@ -37,13 +37,18 @@ jest.setTimeout(240_000)
 /** Longer than any invoice lifetime (at most 10 days): an unpaid invoice expires. */
 const PAST_EXPIRY_SECONDS = 11 * 24 * 3600
 
+/**
+ * How long `pending internal` lasts here, in seconds: far longer than a test may run (jest.setTimeout
+ * above), so a reading of it never comes after its end; it ends when a test moves the sandbox's clock.
+ */
+const TRANSFER_SECONDS = 3600
+
 // The white-label shop, with the shops' Status and Success URLs set to the app's callback route in the
-// seed: deposit callbacks go there and nowhere else (spec §6.2). `pending internal` lasts 60 s (the
-// sandbox's default), longer than a test waits: here it ends when a test moves the sandbox's clock.
+// seed: deposit callbacks go there and nowhere else (spec §6.2).
 const gateway = useTestGateway({
   whiteLabel: true,
   env: { MPC_TEST_WHITE_LABEL: "true" },
-  internalTransferSeconds: 60,
+  internalTransferSeconds: TRANSFER_SECONDS,
   seed: (appUrl) => {
     const hook = callbackRouteOf(appUrl)
     const seed = defaultSeed()
@@ -492,7 +497,7 @@ medusaIntegrationTestRunner({
         await settle()
         expect(await invoiceRow(container, store.cartId, txnId)).toMatchObject({ session_status: "pending_authorization", gateway_status: "pending internal" })
 
-        await gateway.control().advanceClock(61)
+        await gateway.control().advanceClock(TRANSFER_SECONDS)
         await settle()
         expect(await invoiceRow(container, store.cartId, txnId)).toMatchObject({ session_status: "captured", gateway_status: "completed" })
       })

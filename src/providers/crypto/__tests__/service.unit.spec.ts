@@ -376,6 +376,15 @@ describe("CryptoPaymentProviderService.authorizePayment", () => {
 })
 
 describe("CryptoPaymentProviderService during a callback's sync", () => {
+  // The clock stands still here: a reading stored `ageMs` ago is exactly that old when the provider
+  // weighs it against STORED_READING_TTL_MS, however long a loaded machine takes in between.
+  let clock: jest.SpyInstance<number, []>
+  beforeEach(() => {
+    const now = Date.now()
+    clock = jest.spyOn(Date, "now").mockReturnValue(now)
+  })
+  afterEach(() => clock.mockRestore())
+
   /** What the sync's assess step leaves on the invoice row: its gateway reading, made `ageMs` ago under `policy`. */
   async function storeReading(setupResult: ReturnType<typeof setup>, policy: StatusPolicy, ageMs: number): Promise<void> {
     const { store, gateway } = setupResult

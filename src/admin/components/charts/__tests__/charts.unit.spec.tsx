@@ -2,13 +2,16 @@
  * @jest-environment jsdom
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query"
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
+import { configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { ChartsTab } from "../../charts-tab"
 import type { AttentionChartResponse, BalanceChartResponse, VolumeChartResponse } from "../types"
 
 // Rendering three charts in jsdom took 4.5 s on a loaded CI machine, near jest's default 5 s.
 // Speed is not what these tests check.
 jest.setTimeout(60_000)
+// findBy* and waitFor wait for the chart itself; their default bound (1 s) is shorter than a loaded
+// machine takes to draw one, so they are bounded at 30 s (within the test's own 60 s) instead.
+configure({ asyncUtilTimeout: 30_000 })
 
 const get = jest.fn()
 // The admin API client is the one seam: the charts' answers are made here, no server runs.
