@@ -69,10 +69,11 @@ const BOUNDARIES = {
       "src/providers holds the thin payment provider: it imports src/core, src/modules and src/gateway, never routes, workflows, jobs, subscribers or UI (docs/architecture.md#providers).",
   },
   modules: {
-    deny: ["providers", "api", "workflows", "jobs", "subscribers", "admin", "storefront"],
+    deny: ["core", "providers", "api", "workflows", "jobs", "subscribers", "admin", "storefront"],
     self: [],
     message:
-      "src/modules is our data: it imports nothing from the provider, routes, workflows, jobs, subscribers or UI (docs/architecture.md#modules).",
+      "src/modules is our data: it imports no rules (src/core) and nothing from the provider, routes, workflows, jobs, subscribers or UI (docs/architecture.md#modules).",
+    patterns: (message) => [{ regex: "^@medusajs/framework$", importNames: ["container"], message: `${message} It reaches no global container either: what it needs is injected.` }],
   },
   workflows: {
     deny: ["api", "jobs", "subscribers", "admin", "storefront"],

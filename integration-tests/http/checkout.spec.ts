@@ -7,8 +7,9 @@ import { Decimal } from "decimal.js"
 import { signCallback, type CallbackInputFields, type SignedCallback } from "../../src/gateway"
 import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
+import { releaseCryptoInvoiceReservation, reserveCryptoInvoice } from "../../src/core/payment/invoice-reservation"
 import { defaultSeed, type Seed } from "../../src/sandbox"
-import { reconcileCryptoPaymentsWorkflow, recordCryptoCallbackFailureWorkflow } from "../../src/workflows"
+import { reconcileCryptoPaymentsWorkflow, recordCryptoCallbackFailureWorkflow, updateCryptoSettingsWorkflow } from "../../src/workflows"
 import {
   CRYPTO_PROVIDER_ID,
   callbacksDeliveredAndProcessed,
@@ -96,9 +97,9 @@ async function storedCallbacks(container: MedusaContainer, filters: { txn_id?: s
   return data
 }
 
-/** The merchant's admin setting (issue 5) that the status map reads on every sync. */
+/** The merchant's admin setting that the status map reads on every sync, saved as the admin saves it (the workflow drops the cached settings). */
 async function setUnderpaidTolerance(container: MedusaContainer, percent: string): Promise<void> {
-  await container.resolve<CryptoModuleService>(CRYPTO_MODULE).createCryptoSettings({ provider_id: CRYPTO_PROVIDER_ID, underpaid_tolerance_percent: percent })
+  await updateCryptoSettingsWorkflow(container).run({ input: { provider_id: CRYPTO_PROVIDER_ID, underpaid_tolerance_percent: percent } })
 }
 
 /**
@@ -175,7 +176,7 @@ medusaIntegrationTestRunner({
         const crypto = getContainer().resolve<CryptoModuleService>(CRYPTO_MODULE)
         const cartId = `cart_reserve_${Date.now()}`
         const reserve = (sessionId: string, amount: string) =>
-          crypto.reserveCryptoInvoice({
+          reserveCryptoInvoice(crypto, {
             base: cartId,
             cart_id: cartId,
             payment_collection_id: `paycol_${cartId}`,
@@ -193,7 +194,7 @@ medusaIntegrationTestRunner({
         expect(again).toMatchObject({ id: reservations[0].id, created: false })
 
         // A clearly refused reservation goes, and nothing of it stays to look pending.
-        await crypto.releaseCryptoInvoiceReservation({ id: reservations[2].id, base: cartId })
+        await releaseCryptoInvoiceReservation(crypto, { id: reservations[2].id, base: cartId })
         const rows = await crypto.listCryptoInvoices({ cart_id: cartId })
         expect(rows.map((row) => row.id).sort()).toEqual([reservations[0].id, reservations[1].id].sort())
       })

@@ -3,8 +3,8 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { GatewayClient } from "../../gateway"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
-import { parseCryptoOptions, type ResolvedCryptoOptions } from "./options"
-import { readEffectiveOptions, readEffectiveOptionsCached } from "./settings"
+import { callbackUrl, parseCryptoOptions, returnUrl, type ResolvedCryptoOptions } from "./options"
+import { readEffectiveOptions, readEffectiveOptionsCached, settingsCacheOf } from "./settings"
 
 /** `static identifier` of the provider: Medusa registers each entry as `pp_<identifier>_<id>`. */
 export const CRYPTO_PROVIDER_IDENTIFIER = "crypto"
@@ -18,6 +18,22 @@ export function providerIdFor(entryId: string): string {
 /** `pp_crypto_crypto` → `crypto` (the `id` of the provider entry in medusa-config). */
 export function entryIdOf(providerId: string): string | undefined {
   return providerId.startsWith(PREFIX) ? providerId.slice(PREFIX.length) : undefined
+}
+
+/** The links a new invoice of a provider entry carries (spec §4.1): callback URL, return URLs, the shopper's e-mail; each only when known. */
+export function invoiceLinks(
+  options: ResolvedCryptoOptions,
+  providerId: string,
+  cartId: string | undefined,
+  email: string | null | undefined
+): { callback_url?: string; success_invoice_url?: string; fail_invoice_url?: string; email?: string } {
+  const links = {
+    callback_url: callbackUrl(options, entryIdOf(providerId) ?? CRYPTO_PROVIDER_IDENTIFIER),
+    success_invoice_url: returnUrl(options, "success", cartId),
+    fail_invoice_url: returnUrl(options, "fail", cartId),
+    email: email === null || email === "" ? undefined : email,
+  }
+  return Object.fromEntries(Object.entries(links).filter(([, value]) => value !== undefined))
 }
 
 /** Is this a payment provider id of this plugin's provider (`pp_crypto_<id>`)? */
@@ -37,13 +53,36 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
- * The crypto provider entries of the Payment Module in `medusa-config`.
+ * The crypto provider entries of the Payment Module in `medusa-config`, each with its gateway
+ * client: THE registry of this plugin's integration.
  *
  * The provider lives in the Payment Module's own container (docs/architecture.md#the-provider):
  * routes, workflows and jobs cannot resolve it. They read its options from the same place Medusa
- * does, the config module, so the merchant writes the key once.
+ * does, the config module, so the merchant writes the key once. The config module does not change
+ * while the application runs, so its entries are parsed once per config module, and each entry has
+ * one client (`clientOf`), not one per call.
  */
 export function listCryptoProviderEntries(configModule: Pick<ConfigModule, "modules">): CryptoProviderEntry[] {
+  return registryOf(configModule).entries
+}
+
+interface Registry {
+  entries: CryptoProviderEntry[]
+  clients: Map<string, GatewayClient>
+}
+
+const registries = new WeakMap<object, Registry>()
+
+function registryOf(configModule: Pick<ConfigModule, "modules">): Registry {
+  let registry = registries.get(configModule)
+  if (registry === undefined) {
+    registry = { entries: parseEntries(configModule), clients: new Map() }
+    registries.set(configModule, registry)
+  }
+  return registry
+}
+
+function parseEntries(configModule: Pick<ConfigModule, "modules">): CryptoProviderEntry[] {
   const declaration = configModule.modules?.[Modules.PAYMENT]
   if (!isRecord(declaration) || !isRecord(declaration.options)) {
     return []
@@ -65,7 +104,7 @@ export function listCryptoProviderEntries(configModule: Pick<ConfigModule, "modu
   return entries
 }
 
-/** The client for one provider configuration. Each caller builds its own (no shared state). */
+/** A client for one provider configuration: the provider's own, and the registry's one per entry. */
 export function createGatewayClient(options: Pick<ResolvedCryptoOptions, "baseUrl" | "apiKey" | "gatewayTimeoutMs">): GatewayClient {
   // Per attempt (default 20 s): initiatePayment runs while the shopper waits at checkout.
   return new GatewayClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.gatewayTimeoutMs })
@@ -100,14 +139,21 @@ export async function resolveCryptoProvider(
   choice?: CryptoProviderChoice,
   settings: "fresh" | "cached" = "fresh"
 ): Promise<CryptoProvider> {
-  const entry = resolveCryptoProviderEntry(scope, choice)
+  const configModule = scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)
+  const entry = findEntry(listCryptoProviderEntries(configModule), choice)
   const store = scope.resolve<CryptoModuleService>(CRYPTO_MODULE)
   const options =
     settings === "cached"
-      ? await readEffectiveOptionsCached(store, entry.providerId, entry.options)
+      ? await readEffectiveOptionsCached(store, settingsCacheOf(scope), entry.providerId, entry.options)
       : await readEffectiveOptions(store, entry.providerId, entry.options)
-  // The provider's own client: the same validated options (gatewayTimeoutMs included).
-  return { entry, options, client: createGatewayClient(entry.options) }
+  // The entry's one client: the same validated options (gatewayTimeoutMs included).
+  const clients = registryOf(configModule).clients
+  let client = clients.get(entry.providerId)
+  if (client === undefined) {
+    client = createGatewayClient(entry.options)
+    clients.set(entry.providerId, client)
+  }
+  return { entry, options, client }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Decimal } from "decimal.js"
 import { isDecimalString } from "../../gateway"
-import type { ICacheService } from "@medusajs/framework/types"
+import type { ICacheService, MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import type CryptoModuleService from "../../modules/crypto/service"
 import type { ResolvedCryptoOptions } from "./options"
 import { readOrderRules } from "./order-rules"
@@ -89,9 +90,9 @@ export type SettingsCache = Pick<ICacheService, "get" | "set" | "invalidate">
 export const SETTINGS_CACHE_KEY = "medusa-payment-crypto:settings:v1"
 
 /**
- * How long a cached copy lives (seconds). Every write through the module service invalidates it
- * (`invalidateSettingsOnWrite`), so this bounds only a read that raced a save (read the old row
- * before the save, cached it after the invalidation).
+ * How long a cached copy lives (seconds). Every save invalidates it (the settings workflow's step,
+ * `invalidateCryptoSettings`), so this bounds only a read that raced a save (read the old row before
+ * the save, cached it after the invalidation) or a row written outside the workflow.
  */
 export const SETTINGS_CACHE_TTL_SECONDS = 30
 
@@ -100,10 +101,16 @@ interface CachedSettingsRows {
   rows: Record<string, StoredCryptoSettings>
 }
 
-/** The stores the payment paths read settings from: our module, which also names the cache it invalidates. */
-export type CachedSettingsStore = SettingsStore & {
-  /** Medusa's cache module, when the application has one (the module service resolves it). */
-  cryptoSettingsCache?: () => Promise<SettingsCache | undefined>
+/**
+ * Medusa's cache module from a container (`Modules.CACHE`: in-memory by default, Redis in
+ * production), or undefined where the application has none (a script, a unit test).
+ */
+export function settingsCacheOf(scope: Pick<MedusaContainer, "resolve">): SettingsCache | undefined {
+  try {
+    return scope.resolve<SettingsCache | undefined>(Modules.CACHE, { allowUnregistered: true }) ?? undefined
+  } catch {
+    return undefined
+  }
 }
 
 const plainSettings = (row: StoredCryptoSettings): StoredCryptoSettings => ({
@@ -130,16 +137,16 @@ async function readAllStoredSettings(store: SettingsStore): Promise<CachedSettin
 /**
  * `readEffectiveOptions` for the payment paths (`initiatePayment`, `authorizePayment`, callback
  * processing): the stored rows come from Medusa's cache module, filled from the database on a miss
- * and invalidated by every settings write (`invalidateSettingsOnWrite`). With the Redis cache module
+ * and invalidated by every save (`invalidateCryptoSettings`). With the Redis cache module
  * (production, docs/production.md) a save is seen by every instance at once; without a cache (a
  * unit test's fake store) or when the cache fails, the database is read.
  */
 export async function readEffectiveOptionsCached<T extends EditableCryptoOptions>(
-  store: CachedSettingsStore,
+  store: SettingsStore,
+  cache: SettingsCache | undefined,
   providerId: string,
   defaults: T
 ): Promise<T> {
-  const cache = await store.cryptoSettingsCache?.()
   if (cache === undefined) {
     return readEffectiveOptions(store, providerId, defaults)
   }
@@ -162,47 +169,13 @@ export async function readEffectiveOptionsCached<T extends EditableCryptoOptions
   return mergeCryptoSettings(defaults, fresh.rows[providerId])
 }
 
-/** Drops the cached settings: the next read on any instance sharing the cache goes to the database. */
-export async function invalidateCryptoSettings(cache: SettingsCache | undefined): Promise<void> {
-  await cache?.invalidate(SETTINGS_CACHE_KEY)
-}
-
-/** The module service's writes to `crypto_setting` (MedusaService's generated methods). */
-export const SETTINGS_WRITE_METHODS = [
-  "createCryptoSettings",
-  "updateCryptoSettings",
-  "upsertCryptoSettings",
-  "deleteCryptoSettings",
-  "softDeleteCryptoSettings",
-  "restoreCryptoSettings",
-] as const
-
 /**
- * Wraps every settings write of `service` (any path: the admin's workflow, a script, a test writing
- * through the module) so the cached settings are invalidated once it is done, failed or not (a
- * failed write may have changed a row). Called once by the module service's constructor.
+ * Drops the cached settings: the next read on any instance sharing the cache goes to the database.
+ * A cache that cannot be reached must not fail a save that happened: the copy then lives at most
+ * SETTINGS_CACHE_TTL_SECONDS.
  */
-export function invalidateSettingsOnWrite(service: object, cacheOf: () => Promise<SettingsCache | undefined>): void {
-  for (const name of SETTINGS_WRITE_METHODS) {
-    const write = (service as Record<string, unknown>)[name]
-    if (typeof write !== "function") continue
-    const original = write.bind(service) as (...input: unknown[]) => Promise<unknown>
-    Object.defineProperty(service, name, {
-      configurable: true,
-      writable: true,
-      value: async (...input: unknown[]) => {
-        try {
-          return await original(...input)
-        } finally {
-          // A cache that cannot be reached must not fail a save that happened: the copy then
-          // lives at most SETTINGS_CACHE_TTL_SECONDS.
-          await cacheOf()
-            .then(invalidateCryptoSettings)
-            .catch(() => undefined)
-        }
-      },
-    })
-  }
+export async function invalidateCryptoSettings(cache: SettingsCache | undefined): Promise<void> {
+  await cache?.invalidate(SETTINGS_CACHE_KEY).catch(() => undefined)
 }
 
 /** One saved field in the audit trail (`crypto_setting_change.changes`): its value before and after. */

@@ -3,6 +3,8 @@ import { GatewayUnprocessableEntityError, type Currency, type GatewayClient } fr
 import type CryptoModuleService from "../../modules/crypto/service"
 import { toMedusaError } from "../errors"
 import { coinPlaces, exact, fiatToCoin, fiatToMinorUnits } from "../money"
+import { COIN_ID_PATTERN } from "../coins"
+import type { ResolvedCryptoOptions } from "../config/options"
 
 /** How long the currency list of one fiat is reused (rates move; the picker only needs "about"). */
 export const CURRENCY_CACHE_TTL_MS = 60_000
@@ -168,4 +170,48 @@ export async function resolveCoinId(
   }
   const matches = (await listCurrencies(client, cryptoModule, fiat)).filter((coin) => same(coin.currency, code))
   return matches.length === 1 ? matches[0].psys_cid : null
+}
+
+/**
+ * The coin for a new invoice: the storefront's choice (`data.psys_cid`), else the default. Never a
+ * coin the shop disabled at the gateway (spec §2.4 `hidden`) or one the gateway does not list,
+ * whatever the accepted-coin list says; never one outside a non-empty accepted-coin list; never
+ * one whose minimum (spec §2.4 `min_sum_in`) the cart total does not reach. Without a coin the
+ * gateway picks the shop's (spec §4.1).
+ */
+export function chooseCoin(
+  requested: unknown,
+  options: Pick<ResolvedCryptoOptions, "allowedCurrencies" | "defaultCurrency">,
+  coins: readonly CachedCurrency[],
+  total: { amount: string; currency: string }
+): string | undefined {
+  if (requested !== undefined && requested !== null && requested !== "" && (typeof requested !== "string" || !COIN_ID_PATTERN.test(requested))) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, 'data.psys_cid must be a coin ID such as "BTC" (see GET /store/crypto/currencies)')
+  }
+  const fromShopper = typeof requested === "string" && requested !== ""
+  const psysCid = fromShopper ? requested : options.defaultCurrency
+  if (psysCid === undefined) {
+    return undefined
+  }
+  const field = fromShopper ? "data.psys_cid" : "the store's default coin (defaultCurrency)"
+  const offered = offeredCoins(coins, options.allowedCurrencies)
+  const coin = offered.find((candidate) => candidate.psys_cid === psysCid)
+  if (coin === undefined) {
+    const accepted = options.allowedCurrencies.length > 0 && !options.allowedCurrencies.includes(psysCid)
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      accepted
+        ? `${field} "${psysCid}" is not accepted by this store; choose one of ${options.allowedCurrencies.join(", ")}`
+        : `${field} "${psysCid}" is not offered by this store; choose one of ${offered.map((candidate) => candidate.psys_cid).join(", ") || "(none)"} (see GET /store/crypto/currencies)`
+    )
+  }
+  const minimum = belowMinimum(total.amount, total.currency, coin)
+  if (minimum !== undefined) {
+    const code = coin.currency ?? coin.psys_cid
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `${field} "${psysCid}": the cart total ${total.amount} ${total.currency} is below the gateway's minimum of ${minimum.minimum} ${code} (${minimum.minimum_fiat} ${total.currency}); choose another coin (see GET /store/crypto/currencies)`
+    )
+  }
+  return psysCid
 }

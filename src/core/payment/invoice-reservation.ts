@@ -1,12 +1,17 @@
 import { MedusaError } from "@medusajs/framework/utils"
+import type { IEventBusModuleService, Logger } from "@medusajs/framework/types"
+import type { Invoice } from "../../gateway"
+import type CryptoModuleService from "../../modules/crypto/service"
+import { failureReason } from "../errors"
+import { CryptoEvents, invoiceCreatedEvent } from "../events"
+import { invoiceBooksAtCreation } from "./invoice-books"
 import { orderNumberPlan, type ExistingInvoice } from "./order-number"
 
 /**
  * Reserving a gateway `order_number` for a payment session before the gateway is asked
- * (spec §4.1, §8: unique per shop), on the invoice mirror's rows. The crypto module's service runs
- * these inside one database transaction holding a lock on the cart (`reserveCryptoInvoice`,
- * `releaseCryptoInvoiceReservation`); the provider only calls the module
- * (docs/architecture.md#the-provider).
+ * (spec §4.1, §8: unique per shop), on the invoice mirror's rows, inside one transaction of our
+ * module holding the lock on the cart (`reserveCryptoInvoice`, `releaseCryptoInvoiceReservation`,
+ * which the provider calls; docs/architecture.md#the-provider).
  */
 
 /** An invoice mirror row as the reservation reads it. */
@@ -64,9 +69,78 @@ export interface ReservationRows {
   delete(id: string): Promise<void>
 }
 
-/** The lock two sessions of one cart share while one of them picks its order number. */
-export function reservationLockKey(base: string): string {
-  return `crypto:order-number:${base}`
+/** The part of our module a reservation runs in: one transaction with its lock. */
+export type ReservationStore = Pick<CryptoModuleService, "inCryptoTransaction">
+
+/**
+ * Reserves the order number of a new payment session before the gateway is asked, in one
+ * transaction under the lock on its cart: two sessions created at once for one cart, on any
+ * instances, cannot take the same new number, and a retry after a failed call finds its reservation.
+ */
+export function reserveCryptoInvoice(store: ReservationStore, input: ReserveInvoiceInput): Promise<InvoiceReservation> {
+  return store.inCryptoTransaction(async (tx) => {
+    await tx.lockReservations(input.base)
+    return reserveInvoiceRow(tx.invoices, input)
+  })
+}
+
+/** Takes back a reservation the gateway clearly refused (spec §7: 4xx), under the same lock. Never for an unknown outcome. */
+export function releaseCryptoInvoiceReservation(store: ReservationStore, input: { id: string; base: string }): Promise<void> {
+  return store.inCryptoTransaction(async (tx) => {
+    await tx.lockReservations(input.base)
+    await releaseInvoiceReservation(tx.invoices, input.id)
+  })
+}
+
+/** What recording a created invoice needs: our rows, and Medusa's event bus for `crypto.invoice.created` (absent in some unit tests). */
+export interface RecordInvoiceDeps {
+  store: Pick<CryptoModuleService, "updateCryptoInvoices">
+  eventBus?: Pick<IEventBusModuleService, "emit">
+  logger: Pick<Logger, "warn">
+}
+
+/**
+ * Records the invoice the gateway created on its reserved row (ids, page, coin, the amount with
+ * commission, status, the books at creation) and announces it: `crypto.invoice.created`
+ * (docs/events.md), with the address and expiry the row does not keep, for the shopper's payment
+ * instructions (docs/notifications.md) and a store's own subscriber. A failure to emit is logged,
+ * never thrown: the checkout goes on.
+ */
+export async function recordCreatedInvoice(
+  deps: RecordInvoiceDeps,
+  reservation: InvoiceReservation,
+  invoice: Invoice,
+  facts: { provider_id: string; cart_id: string | null; psys_cid: string | null; whiteLabel: boolean; expireMinutes: number }
+): Promise<void> {
+  const psysCid = invoice.psys_cid ?? facts.psys_cid
+  const amount = (invoice.invoice_total_sum ?? invoice.amount)?.toFixed() ?? null
+  await deps.store.updateCryptoInvoices({
+    id: reservation.id,
+    txn_id: reservation.txn_id ?? invoice.txn_id,
+    active_txn_id: invoice.txn_id,
+    invoice_url: invoice.invoice_url ?? null,
+    psys_cid: psysCid,
+    currency: invoice.currency ?? null,
+    expected_amount: amount,
+    gateway_status: invoice.status ?? "new",
+    ...invoiceBooksAtCreation(invoice),
+  })
+  const created = invoiceCreatedEvent({
+    id: reservation.id,
+    provider_id: facts.provider_id,
+    cart_id: facts.cart_id,
+    psys_cid: psysCid,
+    currency: invoice.currency ?? null,
+    amount,
+    invoice_url: invoice.invoice_url ?? null,
+    address: facts.whiteLabel ? (invoice.wallet_hash ?? null) : null,
+    expire_utc: invoice.expire_utc,
+    expireMinutes: facts.expireMinutes,
+    createdAt: new Date(),
+  })
+  await deps.eventBus?.emit({ name: CryptoEvents.INVOICE_CREATED, data: created }).catch((error: unknown) => {
+    deps.logger.warn(`crypto invoice ${reservation.order_number}: could not emit ${CryptoEvents.INVOICE_CREATED}: ${failureReason(error)}`)
+  })
 }
 
 /**
@@ -74,7 +148,7 @@ export function reservationLockKey(base: string): string {
  * that still takes money is taken again (its number is asked for again, `return_existing`), else a
  * new number after the cart's earlier ones. The session then pays through this row only: every other
  * row naming the session is superseded by it, so money paid to those is never captured for it.
- * Must run under `reservationLockKey(input.base)`.
+ * Must run under the lock of `input.base`.
  */
 export async function reserveInvoiceRow(rows: ReservationRows, input: ReserveInvoiceInput): Promise<InvoiceReservation> {
   const existing = await rows.list(input.cart_id !== null ? { cart_id: input.cart_id } : { payment_collection_id: input.payment_collection_id })

@@ -1,8 +1,11 @@
+import { MedusaError } from "@medusajs/framework/utils"
 import { Decimal } from "decimal.js"
 import { invoiceBooksOf, type InvoiceBooks } from "./invoice-books"
 import { assessInvoiceChain, assessmentFields, type AssessmentFields, type CallbackSource, type OperationReader } from "./invoice-chain"
 import { isDecimalString } from "../../gateway"
 import { exact, sumAmounts } from "../money"
+import type { CryptoTransaction, CryptoWithdrawalRecord } from "../../modules/crypto/service"
+import type { ReservationStore } from "./invoice-reservation"
 import { GatewayStatus, knownStatusOf, mapInvoiceStatus, statusFacts, type CryptoSessionStatus, type SessionOutcome, type StatusPolicy } from "./payment-state"
 
 /**
@@ -252,4 +255,98 @@ export async function assessInvoiceGroup(
   // Each invoice's books (src/core/payment/invoice-books.ts) from its own deciding operation.
   const books = [rootAssessment, ...topUpAssessments].map((assessment, i) => ({ invoice_id: [root, ...topUps][i].invoice_id, books: invoiceBooksOf(assessment.active, [root, ...topUps][i].source_rate ?? null) }))
   return { ...fields, books }
+}
+
+/**
+ * Opens the top-up of an invoice that ended short, in one transaction of our module under the lock
+ * of its cart (the lock order numbers and send-backs share): decides with `topUpPlan` (an open
+ * top-up is answered again), records the new top-up row for the root's session and reopens the root
+ * (`canceled` → `pending`, nothing owed back while the shopper pays the rest). The gateway is asked
+ * afterwards, with the row's order number.
+ */
+export function reserveCryptoTopUp(
+  store: ReservationStore,
+  input: { root_id: string; base: string; order_canceled: boolean }
+): Promise<TopUpPlan & { id?: string }> {
+  return store.inCryptoTransaction(async (tx) => {
+    await tx.lockReservations(input.base)
+    const root = await tx.invoices.retrieve(input.root_id)
+    const topUps = await tx.invoices.list({ topup_of: root.id }, { order: { created_at: "ASC" } })
+    const [items, withdrawals] = await Promise.all([
+      tx.attentions.list({ kind: "underpaid", subject_id: root.id, status: "open" }, { take: 1 }),
+      tx.withdrawals.list({ invoice_id: [root.id, ...topUps.map((row) => row.id)] }, { take: 1 }),
+    ])
+    const plan = topUpPlan(root, topUps, {
+      underpaidItemOpen: items.length > 0,
+      moneySentBack: withdrawals.length > 0,
+      orderCanceled: input.order_canceled,
+      restExpired: root.rest_until !== null && new Date(root.rest_until).getTime() <= Date.now(),
+    })
+    if (plan.kind !== "new") {
+      return plan.kind === "existing" ? { ...plan, id: plan.topUp.id } : plan
+    }
+    const created = await tx.invoices.create({
+      provider_id: root.provider_id,
+      order_number: plan.orderNumber,
+      attempt: root.attempt,
+      cart_id: root.cart_id,
+      payment_collection_id: root.payment_collection_id,
+      session_id: root.session_id,
+      source_currency: root.source_currency,
+      source_amount: fiatShare(root.source_amount, plan.shortfall, plan.expected),
+      psys_cid: plan.psys_cid,
+      currency: plan.currency,
+      expected_amount: plan.shortfall,
+      session_status: "pending",
+      topup_of: root.id,
+    })
+    await tx.invoices.update({ id: root.id, session_status: "pending", refund_due_amount: null })
+    return { ...plan, id: created.id }
+  })
+}
+
+/**
+ * Takes back a top-up the gateway clearly refused (spec §7: 4xx), under the same lock: the row goes
+ * and the root is as it was (ended short, its receipt owed back). Never for an unknown outcome: a
+ * retry asks for the same order number.
+ */
+export function releaseCryptoTopUp(store: ReservationStore, input: { id: string; base: string }): Promise<void> {
+  return store.inCryptoTransaction(async (tx) => {
+    await tx.lockReservations(input.base)
+    const topUp = await tx.invoices.retrieve(input.id)
+    if (topUp.topup_of === null || topUp.txn_id !== null) return
+    const root = await tx.invoices.retrieve(topUp.topup_of)
+    await tx.invoices.delete(topUp.id)
+    await tx.invoices.update({ id: root.id, session_status: "canceled", refund_due_amount: root.received_amount })
+  })
+}
+
+/**
+ * Records the send-back of an underpayment (a withdrawal naming the invoice, not yet sent) under the
+ * lock top-ups are opened under (`reserveCryptoTopUp`), in one transaction: while a top-up of the
+ * invoice's root is open the shopper is paying the rest, that money counts toward the order, and
+ * nothing is recorded (NOT_ALLOWED, `payingTheRestRefusal`). A top-up opened after this commits sees
+ * the withdrawal and is refused in turn, so the money is never both sent back and counted.
+ */
+export function createCryptoSendBack(store: ReservationStore, data: Partial<CryptoWithdrawalRecord> & { invoice_id: string }): Promise<CryptoWithdrawalRecord> {
+  return store.inCryptoTransaction(async (tx: CryptoTransaction) => {
+    const invoice = await tx.invoices.retrieve(data.invoice_id)
+    const root = invoice.topup_of === null ? invoice : await tx.invoices.retrieve(invoice.topup_of)
+    const base = root.cart_id ?? root.payment_collection_id
+    if (base !== null) await tx.lockReservations(base)
+    const open = (await tx.invoices.list({ topup_of: root.id })).find(isOpenTopUp)
+    if (open !== undefined) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, payingTheRestRefusal(open))
+    }
+    return tx.withdrawals.create(data)
+  })
+}
+
+/**
+ * The fiat share of a top-up, for the gateway's records and the admin: `source` × `part` / `whole`,
+ * rounded up to the places the root's fiat amount has (what the cart's currency uses).
+ */
+function fiatShare(source: string, part: string, whole: string): string {
+  const places = source.split(".")[1]?.length ?? 0
+  return exact(source).times(part).dividedBy(whole).toDecimalPlaces(places, Decimal.ROUND_UP).toFixed(places)
 }

@@ -4,21 +4,20 @@ import type { IEventBusModuleService, IPaymentModuleService, MedusaContainer } f
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
+import { settingsCacheOf, type SettingsCache } from "../../core/config/settings"
 
 /**
- * What the provider asks of our module: reserve (or release) a session's order number, record the
- * invoice the gateway created, read the sync's stored gateway reading; callbacks, settings (and the
- * cache they are kept in), rate cache.
+ * What the provider asks of our module: a transaction to reserve (or release) a session's order
+ * number in, record the invoice the gateway created, read the sync's stored gateway reading;
+ * callbacks, settings, rate cache.
  */
 export type ProviderStore = Pick<
   CryptoModuleService,
-  | "reserveCryptoInvoice"
-  | "releaseCryptoInvoiceReservation"
+  | "inCryptoTransaction"
   | "listCryptoInvoices"
   | "updateCryptoInvoices"
   | "listCryptoCallbacks"
   | "listCryptoSettings"
-  | "cryptoSettingsCache"
   | "listCryptoRateCaches"
   | "createCryptoRateCaches"
   | "updateCryptoRateCaches"
@@ -44,6 +43,8 @@ export interface ProviderDeps {
   cryptoModule: ProviderStore
   /** Medusa's event bus, for `crypto.invoice.created` (docs/events.md); unit tests may leave it out. */
   eventBus?: Pick<IEventBusModuleService, "emit">
+  /** Medusa's cache module, where the payment paths keep the settings (src/core/config/settings.ts); none in unit tests. */
+  settingsCache?: SettingsCache
 }
 
 /** The gateway calls the provider makes: create an invoice, read operations, list currencies. */
@@ -71,5 +72,24 @@ export function applicationDeps(scope: MedusaContainer = container): ProviderDep
     get eventBus() {
       return scope.resolve<IEventBusModuleService>(Modules.EVENT_BUS)
     },
+    get settingsCache() {
+      return settingsCacheOf(scope)
+    },
   }
+}
+
+/** The cart behind a payment collection (its id and e-mail), or undefined for a collection no cart links (an order edit, a draft order). */
+export async function cartOfCollection(query: ProviderQuery, paymentCollectionId: string): Promise<{ id: string; email: string | null } | undefined> {
+  const { data: links } = await query.graph({
+    entity: "cart_payment_collection",
+    fields: ["cart_id"],
+    filters: { payment_collection_id: paymentCollectionId },
+  })
+  const cartId: unknown = links[0]?.cart_id
+  if (typeof cartId !== "string") {
+    return undefined
+  }
+  const { data: carts } = await query.graph({ entity: "cart", fields: ["id", "email"], filters: { id: cartId } })
+  const email: unknown = carts[0]?.email
+  return { id: cartId, email: typeof email === "string" ? email : null }
 }

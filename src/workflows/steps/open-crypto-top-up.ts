@@ -3,10 +3,10 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { Invoice } from "../../gateway"
 import { toMedusaError } from "../../core/errors"
 import { shopperCommission } from "../../core/money"
-import { callbackUrl, returnUrl } from "../../core/config/options"
-import { entryIdOf, CRYPTO_PROVIDER_IDENTIFIER, resolveCryptoProvider } from "../../core/config/provider-entry"
+import { invoiceLinks, resolveCryptoProvider } from "../../core/config/provider-entry"
 import { isClearRefusal } from "../../core/money-out/withdrawal"
 import { invoiceBooksAtCreation } from "../../core/payment/invoice-books"
+import { releaseCryptoTopUp, reserveCryptoTopUp } from "../../core/payment/top-up"
 import { resolveCryptoModule } from "../../modules/crypto"
 
 export const openCryptoTopUpStepId = "open-crypto-top-up"
@@ -44,7 +44,7 @@ export const openCryptoTopUpStep = createStep(openCryptoTopUpStepId, async (inpu
   const root = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
   const base = root.cart_id ?? root.payment_collection_id
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const plan = await cryptoModule.reserveCryptoTopUp({ root_id: root.id, base, order_canceled: await cartOrderCanceled(query, root.cart_id) })
+  const plan = await reserveCryptoTopUp(cryptoModule, { root_id: root.id, base, order_canceled: await cartOrderCanceled(query, root.cart_id) })
   if (plan.kind === "refused" || plan.id === undefined) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, plan.kind === "refused" ? plan.message : "No rest to pay")
   }
@@ -60,8 +60,6 @@ export const openCryptoTopUpStep = createStep(openCryptoTopUpStepId, async (inpu
   const { client, options } = await resolveCryptoProvider(container, root.provider_id, "cached")
   const { data: carts } = root.cart_id === null ? { data: [] } : await query.graph({ entity: "cart", fields: ["email"], filters: { id: root.cart_id } })
   const email: unknown = carts[0]?.email
-  const cartId = root.cart_id ?? undefined
-  const optional = (key: string, value: string | undefined) => (value === undefined ? {} : { [key]: value })
   let invoice: Invoice
   try {
     invoice = await client.invoices.create({
@@ -71,17 +69,14 @@ export const openCryptoTopUpStep = createStep(openCryptoTopUpStepId, async (inpu
       amount,
       // The rest is paid in the coin of the first payment: the two add up (spec §4.1 `allowed_psys_cids`).
       allowed_psys_cids: [coin],
-      ...optional("callback_url", callbackUrl(options, entryIdOf(root.provider_id) ?? CRYPTO_PROVIDER_IDENTIFIER)),
-      ...optional("success_invoice_url", returnUrl(options, "success", cartId)),
-      ...optional("fail_invoice_url", returnUrl(options, "fail", cartId)),
-      ...optional("email", typeof email === "string" && email !== "" ? email : undefined),
+      ...invoiceLinks(options, root.provider_id, root.cart_id ?? undefined, typeof email === "string" ? email : undefined),
       expire_min: options.expireMinutes,
       plugin: "medusa-payment-crypto",
       return_existing: true,
     })
   } catch (error) {
     if (isClearRefusal(error) && plan.kind === "new") {
-      await cryptoModule.releaseCryptoTopUp({ id: row.id, base })
+      await releaseCryptoTopUp(cryptoModule, { id: row.id, base })
     }
     throw toMedusaError(error, "Creating the crypto invoice for the rest")
   }

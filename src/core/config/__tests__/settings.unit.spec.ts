@@ -1,12 +1,12 @@
 import { Decimal } from "decimal.js"
 import {
-  invalidateSettingsOnWrite,
+  invalidateCryptoSettings,
   mergeCryptoSettings,
   readEffectiveOptionsCached,
   SETTINGS_CACHE_KEY,
   SETTINGS_CACHE_TTL_SECONDS,
-  type CachedSettingsStore,
   type SettingsCache,
+  type SettingsStore,
   type StoredCryptoSettings,
 } from "../settings"
 
@@ -74,28 +74,25 @@ describe("settings read on the checkout path, through Medusa's cache module", ()
     reads = 0
   }
 
-  /** One instance's module service: reads and writes the shared table, its writes wrapped like the real one's. */
+  /** One instance: our module reading the shared table, and the cache module it shares (or none). */
   function moduleService(table: SettingsTable, cache: SettingsCache | undefined) {
-    const service = {
+    return {
+      cache,
       listCryptoSettings: async (filters: { provider_id?: string }) => {
         table.reads += 1
         return table.rows.filter((row) => filters.provider_id === undefined || row.provider_id === filters.provider_id)
       },
-      updateCryptoSettings: async (data: Partial<Row> & { id: string }) => {
-        const row = table.rows.find((candidate) => candidate.id === data.id)
-        if (row === undefined) throw new Error(`no settings row ${data.id}`)
-        Object.assign(row, data)
-        return row
+      /** A save as the settings workflow's step makes it (src/workflows/admin/steps/upsert-crypto-settings.ts): the row, then the cache. */
+      save: async (data: Partial<Row> & { id: string }) => {
+        Object.assign(table.rows.find((candidate) => candidate.id === data.id) ?? {}, data)
+        await invalidateCryptoSettings(cache)
       },
-      cryptoSettingsCache: async () => cache,
     }
-    invalidateSettingsOnWrite(service, async () => cache)
-    return service
   }
 
   // The fake returns only the columns the settings use, not every generated one.
   const read = (service: ReturnType<typeof moduleService>, providerId = "pp_crypto_crypto") =>
-    readEffectiveOptionsCached(service as unknown as CachedSettingsStore, providerId, defaults)
+    readEffectiveOptionsCached(service as unknown as SettingsStore, service.cache, providerId, defaults)
 
   it("reads the database once, then serves the cached rows, for every provider entry", async () => {
     const table = new SettingsTable()
@@ -121,23 +118,13 @@ describe("settings read on the checkout path, through Medusa's cache module", ()
     const worker = moduleService(table, cache)
     expect((await read(worker)).orderOnDetection).toBe(true)
 
-    await server.updateCryptoSettings({ id: "cset_1", order_on_detection: false, underpaid_tolerance_percent: "2.5" })
+    await server.save({ id: "cset_1", order_on_detection: false, underpaid_tolerance_percent: "2.5" })
 
     expect(cache.invalidations).toBe(1)
     const after = await read(worker)
     expect(after.orderOnDetection).toBe(false)
     expect(after.underpaidTolerancePercent.toFixed()).toBe("2.5")
     expect(table.reads).toBe(2)
-  })
-
-  it("invalidates even when the write fails (it may have changed a row)", async () => {
-    const table = new SettingsTable()
-    const cache = new FakeCache()
-    const service = moduleService(table, cache)
-    await read(service)
-    await expect(service.updateCryptoSettings({ id: "cset_missing" })).rejects.toThrow("no settings row cset_missing")
-    expect(cache.invalidations).toBe(1)
-    expect(cache.entries.has(SETTINGS_CACHE_KEY)).toBe(false)
   })
 
   it("a cache that cannot answer costs a database read, never a checkout or a save", async () => {
@@ -149,7 +136,8 @@ describe("settings read on the checkout path, through Medusa's cache module", ()
     expect((await read(service)).expireMinutes).toBe(15)
     expect((await read(service)).expireMinutes).toBe(15)
     expect(table.reads).toBe(2)
-    await expect(service.updateCryptoSettings({ id: "cset_1", invoice_lifetime_minutes: 20 })).resolves.toMatchObject({ invoice_lifetime_minutes: 20 })
+    await expect(service.save({ id: "cset_1", invoice_lifetime_minutes: 20 })).resolves.toBeUndefined()
+    expect(table.rows[0].invoice_lifetime_minutes).toBe(20)
   })
 
   it("reads the database on every call where there is no cache module", async () => {

@@ -7,7 +7,8 @@ import { PLAIN_REFUND_MESSAGE } from "../../../core/money-out/refund-authorizati
 import { assessInvoiceChain, statusPolicy, STORED_READING_TTL_MS, storedReadingOf } from "../../../core/payment/invoice-chain"
 import type { StatusPolicy } from "../../../core/payment/payment-state"
 import { parseCryptoOptions } from "../../../core/config/options"
-import { releaseInvoiceReservation, reservationLockKey, reserveInvoiceRow, type ReservationRow, type ReservationRows } from "../../../core/payment/invoice-reservation"
+import type { ReservationRow, ReservationRows } from "../../../core/payment/invoice-reservation"
+import type { CryptoTransaction } from "../../../modules/crypto/service"
 import CryptoPaymentProviderService from "../service"
 
 type Row = Record<string, unknown>
@@ -49,14 +50,14 @@ class MemoryStore {
 
   asStore(): ProviderStore {
     const store = {
-      reserveCryptoInvoice: async (input: Parameters<typeof reserveInvoiceRow>[1]) => {
-        this.locks.push(reservationLockKey(input.base))
-        return reserveInvoiceRow(this.rows(), input)
-      },
-      releaseCryptoInvoiceReservation: async (input: { id: string; base: string }) => {
-        this.locks.push(reservationLockKey(input.base))
-        await releaseInvoiceReservation(this.rows(), input.id)
-      },
+      // The module's transaction: the reservation's rules (src/core/payment/invoice-reservation.ts) run on these rows.
+      inCryptoTransaction: async <T>(work: (tx: CryptoTransaction) => Promise<T>) =>
+        work({
+          lockReservations: async (base: string) => {
+            this.locks.push(base)
+          },
+          invoices: this.rows(),
+        } as unknown as CryptoTransaction),
       listCryptoInvoices: async (filters: Row) => this.invoices.filter((row) => MemoryStore.matches(row, filters)),
       updateCryptoInvoices: async (data: Row) => {
         const row = this.invoices.find((candidate) => candidate.id === data.id)
@@ -178,7 +179,7 @@ describe("CryptoPaymentProviderService.initiatePayment", () => {
   it("reserves the order number under a lock on the cart before calling the gateway, and mirrors the invoice", async () => {
     const { provider, store, locks } = setup()
     await initiate(provider)
-    expect(locks).toEqual(["crypto:order-number:cart_1"])
+    expect(locks).toEqual(["cart_1"])
     expect(store.invoices).toEqual([
       expect.objectContaining({
         order_number: "cart_1",

@@ -4,6 +4,7 @@ import type { CryptoWithdrawalRecord } from "../../../modules/crypto/service"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { resolveCryptoProvider } from "../../../core/config/provider-entry"
 import { checkAmounts, normalizeRecipients, placesOfCoin, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../../../core/money-out/withdrawal"
+import { createCryptoSendBack } from "../../../core/payment/top-up"
 
 export type { CryptoWithdrawalRecord }
 
@@ -107,7 +108,7 @@ export const reserveCryptoWithdrawalStep = createStep(
       // lock top-ups are opened under (docs/attention.md#paying-the-rest).
       const created =
         row.purpose === "underpayment" && row.invoice_id !== null
-          ? await service.createCryptoSendBack({ ...row, invoice_id: row.invoice_id })
+          ? await createCryptoSendBack(service, { ...row, invoice_id: row.invoice_id })
           : await service.createCryptoWithdrawals(row)
       return new StepResponse<CryptoWithdrawalReservation>({ withdrawal: created, reserved: true })
     } catch (error) {

@@ -1,6 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import { storedOrderRules, type OrderRule } from "../../../core/config/order-rules"
+import { invalidateCryptoSettings, settingsCacheOf } from "../../../core/config/settings"
 
 export interface CryptoSettingsPatch {
   provider_id: string
@@ -42,7 +43,11 @@ const FIELDS = CRYPTO_SETTINGS_FIELDS
 
 export const upsertCryptoSettingsStepId = "upsert-crypto-settings"
 
-/** Saves the fields present in the patch (null resets one to the medusa-config default). */
+/**
+ * Saves the fields present in the patch (null resets one to the medusa-config default), then drops
+ * the settings the payment paths keep in Medusa's cache module, on every instance sharing it
+ * (src/core/config/settings.ts); so does the compensation.
+ */
 export const upsertCryptoSettingsStep = createStep(
   upsertCryptoSettingsStepId,
   async (patch: CryptoSettingsPatch, { container }) => {
@@ -55,6 +60,7 @@ export const upsertCryptoSettingsStep = createStep(
     const saved = previous
       ? await service.updateCryptoSettings({ id: previous.id, ...changes })
       : await service.createCryptoSettings({ provider_id: patch.provider_id, ...changes })
+    await invalidateCryptoSettings(settingsCacheOf(container))
     const snapshot: SettingsSnapshot | null = previous
       ? {
           id: previous.id,
@@ -73,11 +79,12 @@ export const upsertCryptoSettingsStep = createStep(
   async (undo, { container }) => {
     if (!undo) return
     const service = resolveCryptoModule(container)
-    if (undo.previous === null) {
-      await service.deleteCryptoSettings(undo.id)
-      return
-    }
     const previous = undo.previous
-    await service.updateCryptoSettings({ ...previous, accepted_coins: previous.accepted_coins === null ? null : [...previous.accepted_coins] })
+    if (previous === null) {
+      await service.deleteCryptoSettings(undo.id)
+    } else {
+      await service.updateCryptoSettings({ ...previous, accepted_coins: previous.accepted_coins === null ? null : [...previous.accepted_coins] })
+    }
+    await invalidateCryptoSettings(settingsCacheOf(container))
   }
 )
