@@ -1,6 +1,5 @@
 import type { IEventBusModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { CryptoEvents, paymentEventOf, type CryptoMoneyEvent } from "../../core/events"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type { CryptoAttentionRecord, RaiseCryptoAttentionInput } from "../../modules/crypto/service"
@@ -37,10 +36,3 @@ export async function raiseCryptoAttentions(container: MedusaContainer, items: r
   }
   return raised
 }
-
-export const raiseCryptoAttentionStepId = "raise-crypto-attention"
-
-/** The workflow form of raiseCryptoAttentions. Nothing is compensated: what was seen stays recorded. */
-export const raiseCryptoAttentionStep = createStep(raiseCryptoAttentionStepId, async (items: RaiseCryptoAttentionInput[], { container }) => {
-  return new StepResponse(await raiseCryptoAttentions(container, items))
-})
