@@ -4,12 +4,12 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { failureReason } from "../core/errors"
 import { callbackConcurrency, ProcessLimit } from "../core/config/process-limit"
 import { CALLBACK_EVENT_OPTIONS, CART_RETRY_DELAYS_MS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackReceivedEvent } from "../core/events"
-import { handleCryptoCallbackWorkflow } from "../workflows/handle-crypto-callback"
 import { recordCryptoCallbackFailureWorkflow } from "../workflows/record-crypto-callback-failure"
+import { syncCryptoInvoiceWorkflow } from "../workflows/sync-crypto-invoice"
 
 /** What handling one event needs; built from the container (`callbackEventDepsOf`), fakes in unit tests. */
 export interface CallbackEventDeps {
-  /** `handleCryptoCallbackWorkflow`: lock per invoice, gateway re-read, forward-only apply; its outcome. */
+  /** `syncCryptoInvoiceWorkflow` with the delivery: lock per invoice group, gateway re-read, forward-only apply; its outcome. */
   process(callbackId: string): Promise<{ outcome: string }>
   /** `recordCryptoCallbackFailureWorkflow`: counts the failure, raises `callback_failed` after a few. */
   recordFailure(callbackId: string, reason: string): Promise<void>
@@ -20,7 +20,7 @@ export interface CallbackEventDeps {
 
 export function callbackEventDepsOf(container: MedusaContainer): CallbackEventDeps {
   return {
-    process: async (callbackId) => (await handleCryptoCallbackWorkflow(container).run({ input: { callback_id: callbackId } })).result,
+    process: async (callbackId) => (await syncCryptoInvoiceWorkflow(container).run({ input: { callback_id: callbackId } })).result,
     recordFailure: async (callbackId, reason) => {
       await recordCryptoCallbackFailureWorkflow(container).run({ input: { callback_id: callbackId, error: reason } })
     },
@@ -32,8 +32,8 @@ export function callbackEventDepsOf(container: MedusaContainer): CallbackEventDe
 }
 
 /**
- * Processes one stored delivery through `handleCryptoCallbackWorkflow`, which keeps every
- * guarantee of processing (a lock per invoice, forward-only, idempotent).
+ * Processes one stored delivery through `syncCryptoInvoiceWorkflow`, which keeps every guarantee of
+ * processing (a lock per invoice group, forward-only, idempotent) and marks the delivery processed.
  * - It fails: the failure is counted on the delivery (raised for the merchant after a few) and
  *   rethrown, so the Redis event bus retries with backoff; the local event bus only logs it and
  *   the reconciliation job retries the unprocessed delivery (docs/production.md).
@@ -59,7 +59,7 @@ export async function handleCallbackEvent(deps: CallbackEventDeps, event: Crypto
   }
 }
 
-/** `crypto.callback.received` → `handleCryptoCallbackWorkflow` (docs/architecture.md#callback-route). */
+/** `crypto.callback.received` → `syncCryptoInvoiceWorkflow` (docs/architecture.md#the-callback-path). */
 /** Deliveries this process works on at once (src/core/config/process-limit.ts); the rest wait their turn. */
 const processing = new ProcessLimit(callbackConcurrency(process.env.CRYPTO_CALLBACK_CONCURRENCY))
 

@@ -1,7 +1,8 @@
-import { createWorkflow, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { createWorkflow, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { findCartCryptoInvoiceStep } from "./steps/find-cart-crypto-invoice"
 import { readCryptoPaymentStatusStep } from "./steps/read-crypto-payment-status"
-import { refreshStaleCryptoInvoiceStep } from "./steps/refresh-stale-crypto-invoice"
+import { findStaleCryptoInvoiceStep, reportStaleCryptoInvoiceRefreshStep } from "./steps/refresh-stale-crypto-invoice"
+import { syncCryptoInvoiceWorkflow } from "./sync-crypto-invoice"
 
 export const getCryptoPaymentStatusWorkflowId = "get-crypto-payment-status"
 
@@ -18,7 +19,13 @@ export interface GetCryptoPaymentStatusInput {
  */
 export const getCryptoPaymentStatusWorkflow = createWorkflow(getCryptoPaymentStatusWorkflowId, (input: GetCryptoPaymentStatusInput) => {
   const found = findCartCryptoInvoiceStep(input)
-  refreshStaleCryptoInvoiceStep({ invoice_id: found.latest_invoice_id })
+  const stale = findStaleCryptoInvoiceStep({ invoice_id: found.latest_invoice_id })
+  // A failed re-read (the gateway down) must not fail the poll: the sync undoes its own lock, and the
+  // poll goes on to answer from the mirror.
+  const synced = when("crypto-invoice-stale", { stale }, ({ stale }) => stale.stale).then(() =>
+    syncCryptoInvoiceWorkflow.runAsStep({ input: { invoice_id: stale.invoice_id } }).config({ continueOnPermanentFailure: true })
+  )
+  reportStaleCryptoInvoiceRefreshStep({ invoice_id: stale.invoice_id, stale: stale.stale, synced })
   const status = readCryptoPaymentStatusStep({ cart_id: input.cart_id, invoice_id: found.invoice_id, live_session_ids: found.live_session_ids })
   return new WorkflowResponse(status)
 })

@@ -1,6 +1,6 @@
-export { handleCryptoCallbackWorkflow, handleCryptoCallbackWorkflowId } from "./handle-crypto-callback"
 export { recordCryptoCallbackFailureWorkflow, recordCryptoCallbackFailureWorkflowId } from "./record-crypto-callback-failure"
 export { syncCryptoInvoiceWorkflow, syncCryptoInvoiceWorkflowId } from "./sync-crypto-invoice"
+export type { SyncCryptoInvoiceInput, SyncedCryptoInvoice } from "./sync-crypto-invoice"
 export { reconcileCryptoPaymentsWorkflow, reconcileCryptoPaymentsWorkflowId } from "./reconcile-crypto-payments"
 export type { ReconcileCryptoPaymentsInput } from "./reconcile-crypto-payments"
 export { getCryptoCurrenciesWorkflow, getCryptoCurrenciesWorkflowId } from "./get-crypto-currencies"

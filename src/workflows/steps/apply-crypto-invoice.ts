@@ -1,7 +1,7 @@
 import type { BigNumberInput, IEventBusModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { cancelOrderWorkflow, completeCartWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { cancelOrderWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
@@ -10,10 +10,11 @@ import { invoiceAttentions, protectedOrderAttention, type HandChange, type Invoi
 import { failureReason } from "../../core/errors"
 import { CryptoEvents, type CryptoMoneyEvent } from "../../core/events"
 import type { AssessmentFields } from "../../core/payment/invoice-chain"
-import type { CryptoInvoiceAssessment } from "./assess-crypto-invoice"
+import type { AssessedCryptoInvoice, CryptoInvoiceAssessment, CryptoInvoiceState } from "./assess-crypto-invoice"
 import { DEFAULT_PAY_REST_HOURS } from "../../core/config/options"
 import { restHoldUntil } from "../../core/payment/top-up"
 import { applyCryptoTopUps } from "./apply-crypto-top-ups"
+import { markCryptoCallbackProcessed } from "./mark-crypto-callback-processed"
 import { raiseCryptoAttentions } from "./raise-crypto-attention"
 
 export interface AppliedCryptoInvoice {
@@ -42,33 +43,39 @@ export interface ApplyQuery {
 }
 
 /**
- * What applying an assessment needs from the application: our invoice mirror, Query, the logger,
- * and Medusa's own workflows that move the payment and the order. Built from the step's container
- * (`applyDepsOf`); unit tests pass fakes.
+ * What applying an assessment needs from the application: our invoice mirror's writes, Query, the
+ * logger, and Medusa's own workflows that move the payment and the order. Built from the step's
+ * container (`applyDepsOf`); unit tests pass fakes. The invoice row itself is the one the assess step
+ * read under the lock: nothing here reads it again.
  */
 export interface ApplyDeps {
-  cryptoModule: Pick<CryptoModuleService, "retrieveCryptoInvoice" | "updateCryptoInvoices">
+  cryptoModule: Pick<CryptoModuleService, "updateCryptoInvoices">
   query: ApplyQuery
   logger: Pick<Logger, "warn">
-  /** `processPaymentWorkflow` with `captured` for the session amount (major units, decimal string). */
+  /** `processPaymentWorkflow` with `captured` for the session amount (major units, decimal string): captures, places the order. */
   capturePayment(sessionId: string, amount: string): Promise<void>
-  /** `completeCartWorkflow`: places the order of the cart. */
-  completeCart(cartId: string): Promise<void>
+  /**
+   * `processPaymentWorkflow` with `authorized`: Medusa completes the session's cart, whose
+   * authorization (the provider answers `pending_authorization`) places the order with the payment
+   * awaiting (order on detection).
+   */
+  completeCart(sessionId: string, amount: string): Promise<void>
   /** `cancelOrderWorkflow`: cancels the order and releases its reservations. */
   cancelOrder(orderId: string): Promise<void>
 }
 
 export function applyDepsOf(container: MedusaContainer): ApplyDeps {
+  // Medusa's own webhook path, one workflow for both moves; docs/workflows.md says why it runs in
+  // this step, on its own, and not as a step of the sync.
+  const processPayment = async (action: PaymentActions.SUCCESSFUL | PaymentActions.AUTHORIZED, sessionId: string, amount: string) => {
+    await processPaymentWorkflow(container).run({ input: { action, data: { session_id: sessionId, amount } } })
+  }
   return {
     cryptoModule: resolveCryptoModule(container),
     query: container.resolve(ContainerRegistrationKeys.QUERY),
     logger: container.resolve<Logger>(ContainerRegistrationKeys.LOGGER),
-    capturePayment: async (sessionId, amount) => {
-      await processPaymentWorkflow(container).run({ input: { action: PaymentActions.SUCCESSFUL, data: { session_id: sessionId, amount } } })
-    },
-    completeCart: async (cartId) => {
-      await completeCartWorkflow(container).run({ input: { id: cartId } })
-    },
+    capturePayment: (sessionId, amount) => processPayment(PaymentActions.SUCCESSFUL, sessionId, amount),
+    completeCart: (sessionId, amount) => processPayment(PaymentActions.AUTHORIZED, sessionId, amount),
     cancelOrder: async (orderId) => {
       await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
     },
@@ -110,21 +117,26 @@ async function capturedPaymentExists(query: ApplyQuery, sessionId: string): Prom
 
 export const applyCryptoInvoiceStepId = "apply-crypto-invoice"
 
+/** The assess step's hand-over, and the delivery this sync answers (null when asked for an invoice). */
+export type ApplyCryptoInvoiceInput = AssessedCryptoInvoice & { callback_id: string | null }
+
 /**
  * Moves the Medusa payment and order to what the gateway says, through Medusa's own workflows:
- * - captured: `processPaymentWorkflow` with `captured` (places the order if needed; it
- *   only ever gets `captured`, since it completes the cart whatever the action,
+ * - captured: `processPaymentWorkflow` with `captured` (captures, places the order if needed,
  *   docs/architecture.md#medusa-workflows);
- * - pending_authorization (order on detection): `completeCartWorkflow`, whose authorization
- *   returns `pending_authorization` and places the order with the payment awaiting;
+ * - pending_authorization (order on detection): `processPaymentWorkflow` with `authorized`, which
+ *   completes the cart; its authorization returns `pending_authorization` and places the order
+ *   with the payment awaiting;
  * - canceled: `cancelOrderWorkflow` for an order placed on detection (releases reservations);
  * - pending / error: nothing moves in Medusa; the mirror records it.
  * Never backwards: a terminal state stays; each branch checks Medusa's state first, so running
- * it twice does nothing the second time.
+ * it twice does nothing the second time. It decides from the row the assess step read under the
+ * lock, and reads it no second time. Last, it marks the delivery it answers processed with the
+ * outcome (the callback's last write, docs/architecture.md#the-callback-path).
  */
-export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async (input: CryptoInvoiceAssessment, { container }) => {
+export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async (input: ApplyCryptoInvoiceInput, { container }) => {
   const deps = applyDepsOf(container)
-  const invoice = await deps.cryptoModule.retrieveCryptoInvoice(input.invoice_id)
+  const { assessment, invoice } = input
   const before: InvoiceBeforeSync = {
     id: invoice.id,
     provider_id: invoice.provider_id,
@@ -134,10 +146,10 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
     session_status: isCryptoInvoiceSessionState(invoice.session_status) ? invoice.session_status : "pending",
     refund_due_amount: invoice.refund_due_amount,
   }
-  const applied = await applyCryptoInvoice(input, deps)
+  const applied = await applyCryptoInvoice(assessment, invoice, deps)
   // Its top-ups follow it (docs/attention.md#paying-the-rest).
-  const topUpItems = input.top_ups === undefined ? [] : await applyCryptoTopUps(resolveCryptoModule(container), invoice.id, input.top_ups, applied)
-  const seen = seenFields(input)
+  const topUpItems = assessment.top_ups === undefined ? [] : await applyCryptoTopUps(resolveCryptoModule(container), invoice, assessment.top_ups, input.top_up_rows, applied)
+  const seen = seenFields(assessment)
   const protectedItems =
     seen !== undefined && applied.hand_change !== undefined && applied.order_id !== null ? [protectedOrderAttention(before, seen, applied.order_id, applied.hand_change)] : []
   if (seen !== undefined || topUpItems.length > 0) {
@@ -151,15 +163,18 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
       id: invoice.id,
       provider_id: invoice.provider_id,
       order_id: applied.order_id,
-      psys_cid: input.psys_cid ?? invoice.psys_cid,
-      currency: input.currency ?? invoice.currency,
-      amount: input.received_amount,
+      psys_cid: assessment.psys_cid ?? invoice.psys_cid,
+      currency: assessment.currency ?? invoice.currency,
+      amount: assessment.received_amount,
       subject_id: invoice.id,
     }
     await container
       .resolve<IEventBusModuleService>(Modules.EVENT_BUS)
       .emit({ name: CryptoEvents.PAYMENT_RECEIVED, data })
       .catch((error: unknown) => deps.logger.warn(`crypto invoice ${invoice.order_number}: could not emit ${CryptoEvents.PAYMENT_RECEIVED}: ${failureReason(error)}`))
+  }
+  if (input.callback_id !== null) {
+    await markCryptoCallbackProcessed(resolveCryptoModule(container), input.callback_id, applied.outcome)
   }
   return new StepResponse(applied)
 })
@@ -171,10 +186,12 @@ function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefine
   return { ...amounts, kind, session_status, gateway_status, active_txn_id, siblings_with_money: siblings_with_money ?? [] }
 }
 
-/** The step's work, on its collaborators (see {@link applyCryptoInvoiceStep}). */
-export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: ApplyDeps): Promise<AppliedCryptoInvoice> {
+/**
+ * The step's work, on its collaborators (see {@link applyCryptoInvoiceStep}): `invoice` is the row
+ * as read under the lock, the state it moves from.
+ */
+export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, invoice: CryptoInvoiceState, deps: ApplyDeps): Promise<AppliedCryptoInvoice> {
   const { cryptoModule, logger, query } = deps
-  const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
   const current: CryptoInvoiceSessionState = isCryptoInvoiceSessionState(invoice.session_status) ? invoice.session_status : "pending"
   const respond = (outcome: AppliedCryptoInvoice["outcome"], sessionStatus: CryptoInvoiceSessionState, orderId: string | null): AppliedCryptoInvoice => ({
     invoice_id: invoice.id,
@@ -255,7 +272,8 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
   // state (forward-only: nothing applied), its reading is recorded, `protected_order` is raised.
   const protect = input.protect_order_status !== false
   const leaveAsItIs = async (placed: string, change: HandChange): Promise<AppliedCryptoInvoice> => {
-    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, order_id: placed, protected_at: invoice.protected_at ?? new Date() })
+    // Marked once: the first time a sync leaves the order as it is (the job stops polling on it).
+    await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, order_id: placed, ...(invoice.protected_at === null ? { protected_at: new Date() } : {}) })
     logger.warn(
       `crypto invoice ${invoice.order_number}: order ${placed} was ${change.reason} by hand; the gateway says ${input.gateway_status} (received ${input.received_amount ?? "nothing"}); the order was left as it is`
     )
@@ -275,7 +293,7 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, deps: A
     }
     case "pending_authorization": {
       if (cartId !== null && orderId === null) {
-        await deps.completeCart(cartId)
+        await deps.completeCart(sessionId, sessionAmountToDecimalString(session.raw_amount as BigNumberInput, "payment session amount"))
       }
       break
     }

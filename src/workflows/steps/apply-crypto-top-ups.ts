@@ -1,12 +1,14 @@
+import { MedusaError } from "@medusajs/framework/utils"
 import type { RaiseCryptoAttentionInput } from "../../modules/crypto/service"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { invoiceAttentions } from "../../core/books/attention"
 import { isCryptoInvoiceSessionState, type CryptoInvoiceSessionState } from "../../core/payment/payment-state"
 import type { TopUpAssessment } from "../../core/payment/top-up"
 import type { AppliedCryptoInvoice } from "./apply-crypto-invoice"
+import type { CryptoInvoiceState } from "./assess-crypto-invoice"
 
-/** The part of our module the top-ups' apply writes. */
-export type TopUpRows = Pick<CryptoModuleService, "retrieveCryptoInvoice" | "updateCryptoInvoices" | "listCryptoAttentions" | "updateCryptoAttentions">
+/** The part of our module the top-ups' apply writes (and the root's open `underpaid` item it reads). */
+export type TopUpRows = Pick<CryptoModuleService, "updateCryptoInvoices" | "listCryptoAttentions" | "updateCryptoAttentions">
 
 /**
  * After the root of a group was applied with the group's verdict (docs/attention.md#paying-the-rest):
@@ -14,18 +16,24 @@ export type TopUpRows = Pick<CryptoModuleService, "retrieveCryptoInvoice" | "upd
  * and order; the attention items each one's money needs are returned for raising. When the group
  * captured the session, the root's `underpaid` item is resolved `paid_rest`: the shopper paid the
  * rest, the order explains the money. Runs under the root's lock (the sync workflow), so running it
- * twice writes the same rows again and resolves nothing twice.
+ * twice writes the same rows again and resolves nothing twice. The root and the top-ups' rows are
+ * the ones the assess step read under that lock; none is read again.
  */
 export async function applyCryptoTopUps(
   rows: TopUpRows,
-  rootId: string,
+  root: Pick<CryptoInvoiceState, "id" | "order_number">,
   topUps: readonly TopUpAssessment[],
+  topUpRows: readonly CryptoInvoiceState[],
   applied: AppliedCryptoInvoice
 ): Promise<RaiseCryptoAttentionInput[]> {
   const items: RaiseCryptoAttentionInput[] = []
   const now = new Date()
   for (const topUp of topUps) {
-    const row = await rows.retrieveCryptoInvoice(topUp.invoice_id)
+    const row = topUpRows.find((candidate) => candidate.id === topUp.invoice_id)
+    if (row === undefined) {
+      // The assess step assessed the top-ups it listed: one without its row is a broken hand-over.
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `crypto top-up ${topUp.invoice_id} was assessed without its row`)
+    }
     const current: CryptoInvoiceSessionState = isCryptoInvoiceSessionState(row.session_status) ? row.session_status : "pending"
     const seen = topUp.fields
     // A top-up whose session went (cart changed) or that a new invoice superseded holds money of no
@@ -63,8 +71,7 @@ export async function applyCryptoTopUps(
     )
   }
   if (applied.session_status === "captured" && topUps.length > 0) {
-    const root = await rows.retrieveCryptoInvoice(rootId)
-    const [item] = await rows.listCryptoAttentions({ kind: "underpaid", subject_id: rootId, status: "open" }, { take: 1 })
+    const [item] = await rows.listCryptoAttentions({ kind: "underpaid", subject_id: root.id, status: "open" }, { take: 1 })
     if (item !== undefined) {
       const paidWith = topUps.map((topUp) => topUp.fields.active_txn_id).join(", ")
       await rows.updateCryptoAttentions({

@@ -7,6 +7,7 @@ import { resolveCoinId } from "../../core/payment/currency-cache"
 import { booksUpdate, invoiceBooksOf, type InvoiceBooks } from "../../core/payment/invoice-books"
 import { resolveCryptoProvider } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
+import type CryptoModuleService from "../../modules/crypto/service"
 
 /**
  * The gateway's word on one invoice chain, mapped; plain strings so the workflow can store it.
@@ -25,16 +26,83 @@ export type CryptoInvoiceAssessment = { invoice_id: string } & { [K in keyof Ass
   protect_order_status?: boolean
 }
 
+type CryptoInvoiceRow = Awaited<ReturnType<CryptoModuleService["retrieveCryptoInvoice"]>>
+
+/**
+ * An invoice row as the sync read it under the group's lock: the state the apply step moves from,
+ * so it reads the row no second time (docs/architecture.md#the-callback-path). Plain values, times
+ * as ISO strings, so it passes through the workflow engine's storage unchanged.
+ */
+export interface CryptoInvoiceState {
+  id: string
+  provider_id: string
+  order_number: string
+  cart_id: string | null
+  session_id: string
+  session_status: string
+  order_id: string | null
+  psys_cid: string | null
+  currency: string | null
+  expected_amount: string | null
+  received_amount: string | null
+  refund_due_amount: string | null
+  superseded_by: string | null
+  errored_at: string | null
+  protected_at: string | null
+  rest_until: string | null
+}
+
+const isoOf = (value: Date | string | null | undefined): string | null => (value === null || value === undefined ? null : new Date(value).toISOString())
+
+/** The state of an invoice row (see {@link CryptoInvoiceState}). */
+export function invoiceStateOf(row: Pick<CryptoInvoiceRow, Exclude<keyof CryptoInvoiceState, "errored_at" | "protected_at" | "rest_until">> & {
+  errored_at: Date | string | null
+  protected_at: Date | string | null
+  rest_until: Date | string | null
+}): CryptoInvoiceState {
+  return {
+    id: row.id,
+    provider_id: row.provider_id,
+    order_number: row.order_number,
+    cart_id: row.cart_id ?? null,
+    session_id: row.session_id,
+    session_status: row.session_status,
+    order_id: row.order_id ?? null,
+    psys_cid: row.psys_cid ?? null,
+    currency: row.currency ?? null,
+    expected_amount: row.expected_amount ?? null,
+    received_amount: row.received_amount ?? null,
+    refund_due_amount: row.refund_due_amount ?? null,
+    superseded_by: row.superseded_by ?? null,
+    errored_at: isoOf(row.errored_at),
+    protected_at: isoOf(row.protected_at),
+    rest_until: isoOf(row.rest_until),
+  }
+}
+
+/** What the assess step hands the apply step: the gateway's word and the rows it was read for. */
+export interface AssessedCryptoInvoice {
+  assessment: CryptoInvoiceAssessment
+  /** The invoice (the group's root) as read under the lock. */
+  invoice: CryptoInvoiceState
+  /** Its top-ups as read under the lock, oldest first (docs/attention.md#paying-the-rest). */
+  top_up_rows: CryptoInvoiceState[]
+}
+
 export const assessCryptoInvoiceStepId = "assess-crypto-invoice"
 
-/** Re-reads the invoice and its switch chain from the gateway (spec §4.4) before any money move. */
+/**
+ * Reads the invoice row once, under the group's lock (the sync workflow holds it), then re-reads
+ * the invoice and its switch chain from the gateway (spec §4.4) before any money move. Hands the
+ * row on with the assessment: the apply step decides from this read.
+ */
 export const assessCryptoInvoiceStep = createStep(
   assessCryptoInvoiceStepId,
   async (input: { invoice_id: string }, { container }) => {
     const cryptoModule = resolveCryptoModule(container)
     const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
     if (invoice.txn_id === null) {
-      return new StepResponse<CryptoInvoiceAssessment>({
+      const notCreated: CryptoInvoiceAssessment = {
         invoice_id: invoice.id,
         kind: null,
         session_status: null,
@@ -48,7 +116,8 @@ export const assessCryptoInvoiceStep = createStep(
         psys_cid: null,
         currency: null,
         siblings_with_money: null,
-      })
+      }
+      return new StepResponse<AssessedCryptoInvoice>({ assessment: notCreated, invoice: invoiceStateOf(invoice), top_up_rows: [] })
     }
     // The merchant's admin settings (tolerance, order rules), as the provider reads them: the
     // provider takes the stored reading only under the same policy (usableStoredReading).
@@ -112,7 +181,7 @@ export const assessCryptoInvoiceStep = createStep(
           psys_cid: sibling.psys_cid ?? (await resolveCoinId(client, cryptoModule, invoice.source_currency, sibling.currency, known)),
         }))
       )
-      return new StepResponse<CryptoInvoiceAssessment>({
+      const assessment: CryptoInvoiceAssessment = {
         invoice_id: invoice.id,
         ...fields,
         psys_cid: psysCid ?? (fields.currency === null ? invoice.psys_cid : null),
@@ -121,7 +190,8 @@ export const assessCryptoInvoiceStep = createStep(
         ...(group.topUps.length > 0 ? { top_ups: group.topUps } : {}),
         pay_rest_hours: options.payRestHours,
         protect_order_status: options.protectOrderStatus,
-      })
+      }
+      return new StepResponse<AssessedCryptoInvoice>({ assessment, invoice: invoiceStateOf(invoice), top_up_rows: topUpRows.map(invoiceStateOf) })
     } catch (error) {
       throw toMedusaError(error, `Checking crypto invoice ${invoice.order_number}`)
     }

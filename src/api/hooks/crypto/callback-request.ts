@@ -1,13 +1,6 @@
 import { createHash } from "node:crypto"
 import type { Readable } from "node:stream"
-import {
-  CallbackVerificationError,
-  MAX_CALLBACK_BODY_BYTES,
-  verifyCallback,
-  type CallbackFields,
-  type CallbackValue,
-  type VerifiedCallback,
-} from "../../../gateway"
+import { CallbackVerificationError, MAX_CALLBACK_BODY_BYTES, type CallbackFields, type CallbackValue } from "../../../gateway"
 
 /** The body is larger than the callback limit (1 MiB): refused before it is all read. */
 export class CallbackBodyTooLargeError extends Error {
@@ -48,29 +41,29 @@ export async function readRawBody(stream: Readable, limit: number = MAX_CALLBACK
   return Buffer.concat(chunks, size)
 }
 
-export type CallbackDecision =
-  | { kind: "accept"; callback: VerifiedCallback }
-  /** 401: no or wrong signature (spec §6.3). 400: a body that cannot be read. Nothing is stored. */
-  | { kind: "reject"; status: 400 | 401; reason: string; message: string }
+/** 401: no or wrong signature (spec §6.3). 400: a body that cannot be read. Nothing is stored. */
+export interface CallbackRefusal {
+  status: 400 | 401
+  reason: string
+  message: string
+}
 
 /** What the callback route answers the gateway: `{ received, duplicate }` once stored (200), else why not. */
 export type CallbackAnswer = { received: true; duplicate: boolean } | { message: string }
 
-/** Verifies a raw callback and says what the route answers. Never throws for a bad callback. */
-export function decideCallback(input: { body: Buffer; contentType: string | undefined; secretKey: string }): CallbackDecision {
-  try {
-    return { kind: "accept", callback: verifyCallback({ body: input.body, contentType: input.contentType, secretKey: input.secretKey }) }
-  } catch (error) {
-    if (!(error instanceof CallbackVerificationError)) {
-      throw error
-    }
-    const unauthorized = error.reason === "missing_signature" || error.reason === "bad_signature"
-    return {
-      kind: "reject",
-      status: unauthorized ? 401 : 400,
-      reason: error.reason,
-      message: unauthorized ? "Invalid callback signature" : "Malformed or unsupported callback body",
-    }
+/**
+ * What the route answers a callback the gateway's verifier (`verifyCallback`, the one verifier)
+ * refused. Any other error is not a bad callback: it is thrown again.
+ */
+export function callbackRefusal(error: unknown): CallbackRefusal {
+  if (!(error instanceof CallbackVerificationError)) {
+    throw error
+  }
+  const unauthorized = error.reason === "missing_signature" || error.reason === "bad_signature"
+  return {
+    status: unauthorized ? 401 : 400,
+    reason: error.reason,
+    message: unauthorized ? "Invalid callback signature" : "Malformed or unsupported callback body",
   }
 }
 

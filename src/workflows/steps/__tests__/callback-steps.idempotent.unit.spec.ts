@@ -7,8 +7,8 @@ import { ContainerRegistrationKeys, createMedusaContainer, Modules } from "@medu
 import { createWorkflow, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_MODULE } from "../../../modules/crypto"
 import type { RaiseCryptoAttentionInput } from "../../../modules/crypto/service"
-import { correlateCryptoCallbackStep } from "../correlate-crypto-callback"
-import { markCryptoCallbackProcessedStep } from "../mark-crypto-callback-processed"
+import { findCryptoInvoiceGroupStep } from "../find-crypto-invoice-group"
+import { markCryptoCallbackProcessed } from "../mark-crypto-callback-processed"
 import { raiseCryptoAttentions } from "../raise-crypto-attention"
 import { CALLBACK_FAILURES_BEFORE_ATTENTION, recordCryptoCallbackFailureStep } from "../record-crypto-callback-failure"
 
@@ -42,13 +42,16 @@ function world() {
       Object.assign(row, { failure_count: (row.failure_count as number) + 1, outcome: "failed", last_error: reason.slice(0, 1000) })
       return row.failure_count as number
     },
+    // As the module does: one row per kind and subject; an open one takes the latest reading.
     raiseCryptoAttention: async (input: RaiseCryptoAttentionInput) => {
       const existing = attentions.find((row) => row.kind === input.kind && row.subject_id === input.subject_id)
-      if (existing !== undefined) return { attention: existing, created: false }
-      const created = { id: `catt_${attentions.length + 1}`, order_id: null, ...input }
+      if (existing !== undefined) return { attention: Object.assign(existing, { psys_cid: null, currency: null, amount: null, ...input }), created: false }
+      const created = { id: `catt_${attentions.length + 1}`, order_id: null, status: "open", psys_cid: null, currency: null, amount: null, ...input }
       attentions.push(created)
       return { attention: created, created: true }
     },
+    listCryptoAttentions: async (filter: Row) =>
+      attentions.filter((row) => row.kind === filter.kind && row.subject_id === filter.subject_id && row.status === filter.status),
   }
   const container = createMedusaContainer()
   container.register(CRYPTO_MODULE, asValue(cryptoModule))
@@ -67,23 +70,23 @@ function world() {
   return { callbacks, attentions, events, container: container as MedusaContainer }
 }
 
-const markProcessed = createWorkflow("test-mark-crypto-callback-processed-twice", (input: { callback_id: string; outcome: string }) => new WorkflowResponse(markCryptoCallbackProcessedStep(input)))
-const correlate = createWorkflow("test-correlate-crypto-callback-twice", (input: { callback_id: string }) => new WorkflowResponse(correlateCryptoCallbackStep(input)))
+const findGroup = createWorkflow("test-find-crypto-invoice-group-twice", (input: { callback_id: string }) => new WorkflowResponse(findCryptoInvoiceGroupStep(input)))
 const recordFailure = createWorkflow("test-record-crypto-callback-failure-twice", (input: { callback_id: string; error: string }) => new WorkflowResponse(recordCryptoCallbackFailureStep(input)))
 
-describe("mark-crypto-callback-processed, run twice", () => {
+describe("markCryptoCallbackProcessed (the delivery's last write, by the apply and find-group steps), run twice", () => {
   it("leaves the delivery processed with the same outcome; the second run only stamps the time again, never clears it", async () => {
     const { container, callbacks } = world()
-    await markProcessed(container).run({ input: { callback_id: "ccb_1", outcome: "applied" } })
+    const cryptoModule = container.resolve<Parameters<typeof markCryptoCallbackProcessed>[0]>(CRYPTO_MODULE)
+    await markCryptoCallbackProcessed(cryptoModule, "ccb_1", "applied")
     const first = { ...callbacks[0] }
-    await markProcessed(container).run({ input: { callback_id: "ccb_1", outcome: "applied" } })
+    await markCryptoCallbackProcessed(cryptoModule, "ccb_1", "applied")
     expect(callbacks[0]).toMatchObject({ outcome: "applied", last_error: null, failure_count: 0 })
     expect(callbacks[0].processed_at).toBeInstanceOf(Date)
     expect((callbacks[0].processed_at as Date).getTime()).toBeGreaterThanOrEqual((first.processed_at as Date).getTime())
   })
 })
 
-describe("raiseCryptoAttentions (the attention write of the apply, correlate and failure steps), run twice", () => {
+describe("raiseCryptoAttentions (the attention write of the apply, find-group and failure steps), run twice", () => {
   it("keeps one item per kind and subject and emits its events once", async () => {
     const { container, attentions, events } = world()
     const item: RaiseCryptoAttentionInput = { kind: "overpaid", provider_id: "pp_crypto_crypto", subject_id: "cinv_1", psys_cid: "BTC", currency: "BTC", amount: "0.1", evidence: {} }
@@ -92,16 +95,28 @@ describe("raiseCryptoAttentions (the attention write of the apply, correlate and
     expect(attentions).toHaveLength(1)
     expect(events).toEqual(["crypto.attention.raised", "crypto.payment.overpaid"])
   })
+
+  it("keeps the coin an earlier raise resolved when a later reading names only a code two coins share", async () => {
+    const { container, attentions } = world()
+    const item: RaiseCryptoAttentionInput = { kind: "duplicate_invoice_payment", provider_id: "pp_crypto_crypto", subject_id: "cinv_1:INV-1", psys_cid: "BTC", currency: "BTC", amount: "0.1", evidence: {} }
+    await raiseCryptoAttentions(container, [item])
+    // After a switch to LTC the invoice's own coin no longer tells BTC from BTC_TEST.
+    await raiseCryptoAttentions(container, [{ ...item, psys_cid: null }])
+    expect(attentions).toEqual([expect.objectContaining({ psys_cid: "BTC", currency: "BTC", amount: "0.1" })])
+  })
 })
 
-describe("correlate-crypto-callback on a pay_in to no customer, run twice", () => {
+describe("find-crypto-invoice-group on a pay_in to no customer, run twice", () => {
   it("raises unmatched_pay_in once, with one event, and answers the same both times", async () => {
-    const { container, attentions, events } = world()
-    const first = await correlate(container).run({ input: { callback_id: "ccb_1" } })
-    const second = await correlate(container).run({ input: { callback_id: "ccb_1" } })
+    const { container, attentions, events, callbacks } = world()
+    const first = await findGroup(container).run({ input: { callback_id: "ccb_1" } })
+    const second = await findGroup(container).run({ input: { callback_id: "ccb_1" } })
     expect(second.result).toEqual(first.result)
+    expect(first.result).toMatchObject({ outcome: "recorded", group_id: null, lock: null })
     expect(attentions).toEqual([expect.objectContaining({ kind: "unmatched_pay_in", subject_id: "pay_in:OP-1", amount: "0.5" })])
     expect(events.filter((name) => name === "crypto.attention.raised")).toHaveLength(1)
+    // Nothing to sync: the delivery is finished here, processed as recorded.
+    expect(callbacks[0]).toMatchObject({ outcome: "recorded", last_error: null })
   })
 })
 

@@ -4,8 +4,9 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { failureReason } from "../../../../core/errors"
 import { CALLBACK_EVENT_OPTIONS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackReceivedEvent } from "../../../../core/events"
 import { providerIdFor, resolveCryptoProviderEntry, type CryptoProviderEntry } from "../../../../core/config/provider-entry"
+import { verifyCallback, type VerifiedCallback } from "../../../../gateway"
 import { resolveCryptoModule } from "../../../../modules/crypto"
-import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody, type CallbackAnswer } from "../callback-request"
+import { callbackContentHash, callbackRefusal, callbackSummary, CallbackBodyTooLargeError, readRawBody, type CallbackAnswer } from "../callback-request"
 
 /**
  * The gateway's callback URL: `POST /hooks/crypto/<provider entry id>?json=true` (spec §6).
@@ -49,14 +50,18 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse<CallbackAnswe
     throw error
   }
 
-  const decision = decideCallback({ body, contentType: req.headers["content-type"], secretKey: entry.options.apiKey })
-  if (decision.kind === "reject") {
-    logger.warn(`crypto callback refused (${decision.reason}) for provider ${entry.providerId}`)
-    res.status(decision.status).json({ message: decision.message })
+  // The one verifier (spec §6.3, constant-time); a refused body is answered, never stored.
+  let callback: VerifiedCallback
+  try {
+    callback = verifyCallback({ body, contentType: req.headers["content-type"], secretKey: entry.options.apiKey })
+  } catch (error) {
+    const refusal = callbackRefusal(error)
+    logger.warn(`crypto callback refused (${refusal.reason}) for provider ${entry.providerId}`)
+    res.status(refusal.status).json({ message: refusal.message })
     return
   }
 
-  const { fields, format } = decision.callback
+  const { fields, format } = callback
   const stored = await resolveCryptoModule(req.scope).storeCryptoCallback({
     provider_id: entry.providerId,
     content_hash: callbackContentHash(fields),

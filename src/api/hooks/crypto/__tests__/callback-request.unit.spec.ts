@@ -1,6 +1,6 @@
 import { Readable } from "node:stream"
-import { CallbackNumber, signCallback } from "../../../../gateway"
-import { callbackContentHash, callbackSummary, CallbackBodyTooLargeError, decideCallback, readRawBody } from "../callback-request"
+import { CallbackNumber, signCallback, verifyCallback } from "../../../../gateway"
+import { callbackContentHash, callbackRefusal, callbackSummary, CallbackBodyTooLargeError, readRawBody } from "../callback-request"
 
 const secretKey = "shop-secret"
 const fields = {
@@ -27,48 +27,57 @@ describe("readRawBody", () => {
   })
 })
 
-describe("decideCallback", () => {
+/** What the route does with a raw callback: the gateway's verifier, then, if it refuses, the answer. */
+function answer(input: { body: Buffer; contentType: string | undefined; secretKey: string }) {
+  try {
+    return { accepted: verifyCallback(input) }
+  } catch (error) {
+    return { refused: callbackRefusal(error) }
+  }
+}
+
+describe("verifyCallback and callbackRefusal, as the route calls them", () => {
   it("accepts a correctly signed JSON callback and returns its fields", () => {
     const signed = signCallback({ ...fields, amount: new CallbackNumber("0.00000001") }, { secretKey, format: "json" })
-    const decision = decideCallback({ body: signed.body, contentType: signed.contentType, secretKey })
-    expect(decision).toMatchObject({ kind: "accept", callback: { format: "json", fields: { txn_id: "txn_1", amount: "0.00000001" } } })
+    const decision = answer({ body: signed.body, contentType: signed.contentType, secretKey })
+    expect(decision).toMatchObject({ accepted: { format: "json", fields: { txn_id: "txn_1", amount: "0.00000001" } } })
   })
 
   it("accepts a correctly signed multipart callback", () => {
     const signed = signCallback(fields, { secretKey, format: "multipart" })
-    expect(decideCallback({ body: signed.body, contentType: signed.contentType, secretKey })).toMatchObject({ kind: "accept", callback: { format: "form" } })
+    expect(answer({ body: signed.body, contentType: signed.contentType, secretKey })).toMatchObject({ accepted: { format: "form" } })
   })
 
   it("answers 401 to a callback signed with another key", () => {
     const signed = signCallback(fields, { secretKey: "someone-else", format: "json" })
-    expect(decideCallback({ body: signed.body, contentType: signed.contentType, secretKey })).toMatchObject({
-      kind: "reject",
-      status: 401,
-      reason: "bad_signature",
+    expect(answer({ body: signed.body, contentType: signed.contentType, secretKey })).toMatchObject({
+      refused: { status: 401, reason: "bad_signature" },
     })
   })
 
   it("answers 401 to a callback without verify_hash", () => {
     const body = Buffer.from(JSON.stringify(fields))
-    expect(decideCallback({ body, contentType: "application/json", secretKey })).toMatchObject({ kind: "reject", status: 401, reason: "missing_signature" })
+    expect(answer({ body, contentType: "application/json", secretKey })).toMatchObject({ refused: { status: 401, reason: "missing_signature" } })
   })
 
   it("answers 400 to a body that is not JSON", () => {
-    expect(decideCallback({ body: Buffer.from("{nope"), contentType: "application/json", secretKey })).toMatchObject({ kind: "reject", status: 400 })
+    expect(answer({ body: Buffer.from("{nope"), contentType: "application/json", secretKey })).toMatchObject({ refused: { status: 400 } })
   })
 
   it("answers 400 to an unsupported content type", () => {
-    expect(decideCallback({ body: Buffer.from("x"), contentType: "image/png", secretKey })).toMatchObject({
-      kind: "reject",
-      status: 400,
-      reason: "unsupported_content_type",
+    expect(answer({ body: Buffer.from("x"), contentType: "image/png", secretKey })).toMatchObject({
+      refused: { status: 400, reason: "unsupported_content_type" },
     })
   })
 
   it("never puts the key or the body in the rejection message", () => {
     const signed = signCallback(fields, { secretKey: "other", format: "json" })
-    const decision = decideCallback({ body: signed.body, contentType: signed.contentType, secretKey })
-    expect(decision.kind === "reject" && decision.message).toBe("Invalid callback signature")
+    expect(answer({ body: signed.body, contentType: signed.contentType, secretKey }).refused?.message).toBe("Invalid callback signature")
+  })
+
+  it("throws again an error that is not a refused callback", () => {
+    const failure = new TypeError("not a callback's fault")
+    expect(() => callbackRefusal(failure)).toThrow(failure)
   })
 })
 
