@@ -76,26 +76,26 @@ const BOUNDARIES = {
     patterns: (message) => [{ regex: "^@medusajs/framework$", importNames: ["container"], message: `${message} It reaches no global container either: what it needs is injected.` }],
   },
   workflows: {
-    deny: ["api", "jobs", "subscribers", "admin", "storefront"],
+    deny: ["providers", "api", "jobs", "subscribers", "admin", "storefront"],
     self: [],
     message:
-      "src/workflows is used by routes, jobs and subscribers, never the other way round, and imports no UI (docs/architecture.md#workflows).",
+      "src/workflows is used by routes, jobs and subscribers, never the other way round, and imports neither the provider (a protocol with it belongs to src/core) nor UI (docs/architecture.md#workflows).",
   },
   api: {
-    deny: ["jobs", "subscribers", "admin", "storefront"],
+    deny: ["providers", "jobs", "subscribers", "admin", "storefront"],
     self: [],
-    message: "src/api imports no job, subscriber or UI code (docs/architecture.md#api).",
+    message: "src/api imports no provider, job, subscriber or UI code (docs/architecture.md#api).",
   },
   jobs: {
-    deny: ["api", "subscribers", "admin", "storefront"],
+    deny: ["providers", "api", "subscribers", "admin", "storefront"],
     self: [],
-    message: "src/jobs delegate to workflows; they import no route, subscriber or UI code (docs/architecture.md#jobs-and-subscribers).",
+    message: "src/jobs delegate to workflows; they import no provider, route, subscriber or UI code (docs/architecture.md#jobs-and-subscribers).",
   },
   subscribers: {
-    deny: ["api", "jobs", "admin", "storefront"],
+    deny: ["providers", "api", "jobs", "admin", "storefront"],
     self: [],
     message:
-      "src/subscribers delegate to workflows; they import no route, job or UI code (docs/architecture.md#jobs-and-subscribers).",
+      "src/subscribers delegate to workflows; they import no provider, route, job or UI code (docs/architecture.md#jobs-and-subscribers).",
   },
   admin: {
     // gateway/types/common: the gateway's status vocabulary, declarations with no import (issue 16, item 1).
