@@ -188,11 +188,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
   }
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const decision = await this.assess(input.data, "Checking the crypto invoice", "stored")
-    if (decision === undefined) {
-      return { status: "error", data: input.data }
-    }
-    return { status: decision.session_status, data: withReading(input.data, decision) }
+    return this.sessionStatus(input.data, "Checking the crypto invoice", "stored")
   }
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
@@ -232,11 +228,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const decision = await this.assess(input.data, "Reading the crypto payment status", "gateway")
-    if (decision === undefined) {
-      return { status: "error", data: input.data }
-    }
-    return { status: decision.session_status, data: withReading(input.data, decision) }
+    return this.sessionStatus(input.data, "Reading the crypto payment status", "gateway")
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
@@ -272,6 +264,12 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
       "crypto payment provider: a callback reached /hooks/payment/...; it is ignored. The gateway's callback URL is /hooks/crypto/<provider id>?json=true (set backendUrl and the plugin builds it)."
     )
     return { action: PaymentActions.NOT_SUPPORTED }
+  }
+
+  /** The session's status and data from where its invoice stands; `error` for a session with no invoice. */
+  private async sessionStatus(data: SessionData | undefined, action: string, source: "stored" | "gateway"): Promise<AuthorizePaymentOutput & GetPaymentStatusOutput> {
+    const decision = await this.assess(data, action, source)
+    return decision === undefined ? { status: "error", data } : { status: decision.session_status, data: withReading(data, decision) }
   }
 
   /** Where the session's invoice stands (`readSessionInvoice`), under the options in effect for its provider entry. */
