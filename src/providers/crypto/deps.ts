@@ -78,18 +78,12 @@ export function applicationDeps(scope: MedusaContainer = container): ProviderDep
   }
 }
 
-/** The cart behind a payment collection (its id and e-mail), or undefined for a collection no cart links (an order edit, a draft order). */
+/** The cart behind a payment collection (its id and e-mail), or undefined for a collection no cart links (an order edit, a draft order). One Query read, through the cart ↔ payment collection link. */
 export async function cartOfCollection(query: ProviderQuery, paymentCollectionId: string): Promise<{ id: string; email: string | null } | undefined> {
-  const { data: links } = await query.graph({
-    entity: "cart_payment_collection",
-    fields: ["cart_id"],
-    filters: { payment_collection_id: paymentCollectionId },
-  })
-  const cartId: unknown = links[0]?.cart_id
-  if (typeof cartId !== "string") {
+  const { data } = await query.graph({ entity: "payment_collection", fields: ["cart.id", "cart.email"], filters: { id: paymentCollectionId } })
+  const cart = data[0]?.cart as { id?: unknown; email?: unknown } | null | undefined
+  if (typeof cart?.id !== "string") {
     return undefined
   }
-  const { data: carts } = await query.graph({ entity: "cart", fields: ["id", "email"], filters: { id: cartId } })
-  const email: unknown = carts[0]?.email
-  return { id: cartId, email: typeof email === "string" ? email : null }
+  return { id: cart.id, email: typeof cart.email === "string" ? cart.email : null }
 }

@@ -140,8 +140,7 @@ function setup(overrides: Partial<typeof options> & Row = {}) {
   const deps: ProviderDeps = {
     query: {
       graph: async ({ entity, filters }) => {
-        if (entity === "cart_payment_collection") return { data: filters.payment_collection_id === "paycol_1" ? [{ cart_id: "cart_1" }] : [] }
-        if (entity === "cart") return { data: [{ id: filters.id, email: "shopper@example.com" }] }
+        if (entity === "payment_collection") return { data: [{ id: filters.id, cart: filters.id === "paycol_1" ? { id: "cart_1", email: "shopper@example.com" } : null }] }
         return { data: [] }
       },
     },
