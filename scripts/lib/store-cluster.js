@@ -163,7 +163,11 @@ async function startCallbackCatcher() {
 function startMedusa({ name, port, env, logDir, cpus = null }) {
   const logFile = path.join(logDir, `${name}.log`)
   const out = fs.openSync(logFile, "w")
-  const [command, args] = cpus === null ? [medusaBin, ["start"]] : ["taskset", ["-c", String(cpus), medusaBin, "start"]]
+  // MEDUSA_NODE_ARGS: Node flags for the store's processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to
+  // profile the server and the worker under the bench's load (Node refuses --cpu-prof in NODE_OPTIONS).
+  const nodeArgs = (process.env.MEDUSA_NODE_ARGS || "").split(" ").filter(Boolean)
+  const start = nodeArgs.length > 0 ? [process.execPath, ...nodeArgs, medusaBin, "start"] : [medusaBin, "start"]
+  const [command, args] = cpus === null ? [start[0], start.slice(1)] : ["taskset", ["-c", String(cpus), ...start]]
   const child = spawn(command, args, {
     cwd: demoDir,
     env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
