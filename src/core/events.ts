@@ -100,19 +100,14 @@ export function invoiceCreatedEvent(
   return { ...event, expires_at: expires.toISOString() }
 }
 
+const PAYMENT_EVENT_OF_KIND = new Map<string, CryptoEventName>([
+  ["underpaid", CryptoEvents.PAYMENT_UNDERPAID],
+  ["overpaid", CryptoEvents.PAYMENT_OVERPAID],
+  ["late_payment", CryptoEvents.PAYMENT_LATE],
+])
+
 /** The payment event an attention kind also emits (besides `crypto.attention.raised`). */
-export function paymentEventOf(kind: string): CryptoEventName | undefined {
-  switch (kind) {
-    case "underpaid":
-      return CryptoEvents.PAYMENT_UNDERPAID
-    case "overpaid":
-      return CryptoEvents.PAYMENT_OVERPAID
-    case "late_payment":
-      return CryptoEvents.PAYMENT_LATE
-    default:
-      return undefined
-  }
-}
+export const paymentEventOf = (kind: string): CryptoEventName | undefined => PAYMENT_EVENT_OF_KIND.get(kind)
 
 /**
  * The plugin's internal event: a verified callback delivery is stored and waits for processing.

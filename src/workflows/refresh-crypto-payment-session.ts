@@ -1,6 +1,5 @@
 import { createWorkflow, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { useQueryGraphStep } from "@medusajs/medusa/core-flows"
-import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
+import { createPaymentSessionsWorkflow, useQueryGraphStep } from "@medusajs/medusa/core-flows"
 import { checkCryptoInvoiceRenewableStep } from "./steps/check-crypto-invoice-renewable"
 import { findCartCryptoInvoiceStep } from "./steps/find-cart-crypto-invoice"
 import { readCryptoPaymentStatusStep } from "./steps/read-crypto-payment-status"

@@ -24,6 +24,15 @@ const CLAIM_STATUS_TEXT: Record<AdminCryptoRefundClaim["status"], string> = {
   revoked: "Revoked",
 }
 
+/** A titled list under the invoice's fields, shown only when it has items. */
+const ListSection = <T,>({ title, items, children }: { title: string; items: readonly T[]; children: (item: T) => React.ReactNode }) =>
+  items.length === 0 ? null : (
+    <div className="pt-3">
+      <Text size="small" weight="plus">{title}</Text>
+      <ul className="flex flex-col gap-y-1 pt-1">{items.map((item) => children(item))}</ul>
+    </div>
+  )
+
 const RefundDrawer = ({ orderId, open, onClose, data }: { orderId: string; open: boolean; onClose: () => void; data: OrderCryptoResponse }) => {
   const queryClient = useQueryClient()
   const prompt = usePrompt()
@@ -45,17 +54,17 @@ const RefundDrawer = ({ orderId, open, onClose, data }: { orderId: string; open:
     onSuccess: ({ quote: q }) => setQuote(q),
     onError: (error) => toast.error("No quote", { description: errorMessage(error) }),
   })
+  // What a refund and a claim link both send: the order, what to refund and how much (a claim has no address yet).
+  const terms = (address?: string) => ({
+    order_id: orderId,
+    kind,
+    ...(address === undefined ? {} : { address }),
+    fee_plan: "normal",
+    ...(note.trim() ? { note: note.trim() } : {}),
+    ...(kind === "refund" && quote ? { payment_id: quote.payment_id, amount: quote.amount, rate: quote.rate } : amount ? { amount } : {}),
+  })
   const refund = useMutation({
-    mutationFn: () =>
-      cryptoApi.post<{ withdrawal: Withdrawal }>("/refunds", {
-        idempotency_key: key.current,
-        order_id: orderId,
-        kind,
-        address: address.trim(),
-        fee_plan: "normal",
-        ...(note.trim() ? { note: note.trim() } : {}),
-        ...(kind === "refund" && quote ? { payment_id: quote.payment_id, amount: quote.amount, rate: quote.rate } : amount ? { amount } : {}),
-      }),
+    mutationFn: () => cryptoApi.post<{ withdrawal: Withdrawal }>("/refunds", { idempotency_key: key.current, ...terms(address.trim()) }),
     onSuccess: ({ withdrawal }) => {
       queryClient.invalidateQueries({ queryKey: ["crypto", "order", orderId] })
       queryClient.invalidateQueries({ queryKey: ["orders"] })
@@ -71,14 +80,7 @@ const RefundDrawer = ({ orderId, open, onClose, data }: { orderId: string; open:
   })
 
   const claim = useMutation({
-    mutationFn: () =>
-      cryptoApi.post<Serialized<AdminCryptoRefundClaimCreated>>("/refund-claims", {
-        order_id: orderId,
-        kind,
-        fee_plan: "normal",
-        ...(note.trim() ? { note: note.trim() } : {}),
-        ...(kind === "refund" && quote ? { payment_id: quote.payment_id, amount: quote.amount, rate: quote.rate } : amount ? { amount } : {}),
-      }),
+    mutationFn: () => cryptoApi.post<Serialized<AdminCryptoRefundClaimCreated>>("/refund-claims", terms()),
     onSuccess: (created) => {
       queryClient.invalidateQueries({ queryKey: ["crypto", "refund-claims", orderId] })
       setLink(created.link)
@@ -253,50 +255,35 @@ const CryptoOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>
             <Field label="Invoice">{invoice.invoice_url && /^https?:\/\//.test(invoice.invoice_url) ? <a className="text-ui-fg-interactive" href={invoice.invoice_url} target="_blank" rel="noreferrer noopener">{invoice.active_txn_id ?? invoice.txn_id}</a> : invoice.txn_id ?? "—"}</Field>
             <Field label="Transactions"><TxLinks urls={op?.tx_url ?? data.history.flatMap((h) => h.tx_urls)} /></Field>
             {data.operation_error ? <Text size="small" className="text-ui-fg-error">{data.operation_error}</Text> : null}
-            {data.accounts.length > 0 ? (
-              <div className="pt-3">
-                <Text size="small" weight="plus">Account of every invoice</Text>
-                <ul className="flex flex-col gap-y-1 pt-1">
-                  {data.accounts.map((a) => (
-                    <li key={a.invoice_id} className="txt-compact-small" data-testid="crypto-account">
-                      <span className="text-ui-fg-subtle">{a.order_number}{a.holds_order_money ? " (this order's money)" : a.superseded ? " (abandoned)" : ""}: </span>
-                      received {formatDecimal(a.received)}, confirmed {formatDecimal(a.confirmed)}, sent back {formatDecimal(a.sent_back)}, refunded {formatDecimal(a.refunded)}, held {formatDecimal(a.held)} {a.currency ?? a.psys_cid ?? ""}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ) : null}
-            {data.history.length > 0 ? (
-              <div className="pt-3">
-                <Text size="small" weight="plus">Status history</Text>
-                <ul className="flex flex-col gap-y-1 pt-1">
-                  {data.history.map((h) => (
-                    <li key={h.id} className="flex items-center justify-between gap-x-2 txt-compact-small">
-                      <CryptoStatusBadge status={h.status} />
-                      <span>{formatDecimal(h.amount)} {h.currency ?? ""}</span>
-                      <span className="text-ui-fg-subtle">{formatDate(h.received_at)}</span>
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ) : null}
-            {data.withdrawals.length > 0 ? (
-              <div className="pt-3">
-                <Text size="small" weight="plus">Crypto refunds</Text>
-                <ul className="flex flex-col gap-y-1 pt-1">
-                  {data.withdrawals.map((w) => (
-                    <li key={w.id} className="flex flex-col gap-y-1 txt-compact-small">
-                      <div className="flex items-center justify-between gap-x-2">
-                        <CryptoStatusBadge status={w.status} />
-                        <span>{formatDecimal(w.total_amount)} {w.psys_cid}{w.source_amount ? ` (${formatDecimal(w.source_amount)} ${w.source_currency ?? ""})` : ""}</span>
-                      </div>
-                      <TxLinks urls={w.tx_urls} />
-                      {w.error_message ? <span className="text-ui-fg-subtle">{w.error_message}</span> : null}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ) : null}
+            <ListSection title="Account of every invoice" items={data.accounts}>
+              {(a) => (
+                <li key={a.invoice_id} className="txt-compact-small" data-testid="crypto-account">
+                  <span className="text-ui-fg-subtle">{a.order_number}{a.holds_order_money ? " (this order's money)" : a.superseded ? " (abandoned)" : ""}: </span>
+                  received {formatDecimal(a.received)}, confirmed {formatDecimal(a.confirmed)}, sent back {formatDecimal(a.sent_back)}, refunded {formatDecimal(a.refunded)}, held {formatDecimal(a.held)} {a.currency ?? a.psys_cid ?? ""}
+                </li>
+              )}
+            </ListSection>
+            <ListSection title="Status history" items={data.history}>
+              {(h) => (
+                <li key={h.id} className="flex items-center justify-between gap-x-2 txt-compact-small">
+                  <CryptoStatusBadge status={h.status} />
+                  <span>{formatDecimal(h.amount)} {h.currency ?? ""}</span>
+                  <span className="text-ui-fg-subtle">{formatDate(h.received_at)}</span>
+                </li>
+              )}
+            </ListSection>
+            <ListSection title="Crypto refunds" items={data.withdrawals}>
+              {(w) => (
+                <li key={w.id} className="flex flex-col gap-y-1 txt-compact-small">
+                  <div className="flex items-center justify-between gap-x-2">
+                    <CryptoStatusBadge status={w.status} />
+                    <span>{formatDecimal(w.total_amount)} {w.psys_cid}{w.source_amount ? ` (${formatDecimal(w.source_amount)} ${w.source_currency ?? ""})` : ""}</span>
+                  </div>
+                  <TxLinks urls={w.tx_urls} />
+                  {w.error_message ? <span className="text-ui-fg-subtle">{w.error_message}</span> : null}
+                </li>
+              )}
+            </ListSection>
           </div>
         ) : null}
       </QueryState>

@@ -10,28 +10,20 @@ const USD_MINOR_UNITS = 2
 /** The explorer link of a transaction on a coin (the seed's `explorer_tx_url` template). */
 export type TxUrlOf = (coin: SeedCoin, txid: string) => string
 
-/** The invoice's `comment` (spec §6.1 leaves the text open): one short sentence per status. */
+const COMMENTS: Record<Exclude<Invoice["status"], "error">, string> = {
+  new: "Waiting for payment",
+  pending: "Payment seen, waiting for confirmations",
+  "pending internal": "Moving the funds to the merchant wallet",
+  completed: "Paid in full",
+  mismatch: "Overpaid",
+  expired: "Expired, partly paid",
+  cancelled: "No payment received before expiry",
+  "cancelled duplicate": "Paid in another currency",
+}
+
+/** The invoice's `comment` (spec §6.1 leaves the text open): one short sentence per status, an error its reason. */
 export function invoiceComment(invoice: Invoice): string {
-  switch (invoice.status) {
-    case "new":
-      return "Waiting for payment"
-    case "pending":
-      return "Payment seen, waiting for confirmations"
-    case "pending internal":
-      return "Moving the funds to the merchant wallet"
-    case "completed":
-      return "Paid in full"
-    case "mismatch":
-      return "Overpaid"
-    case "expired":
-      return "Expired, partly paid"
-    case "cancelled":
-      return "No payment received before expiry"
-    case "cancelled duplicate":
-      return "Paid in another currency"
-    case "error":
-      return invoice.error_reason ?? "Error"
-  }
+  return invoice.status === "error" ? (invoice.error_reason ?? "Error") : COMMENTS[invoice.status]
 }
 
 /**

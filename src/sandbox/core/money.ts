@@ -18,10 +18,6 @@ export function parseDecimal(text: string): Dec | null {
   return new Dec(trimmed)
 }
 
-export function dec(text: string): Dec {
-  return new Dec(text)
-}
-
 /** Plain-notation decimal string, trailing zeros removed ("1.50" → "1.5"). */
 export function str(value: Dec): string {
   return value.toFixed()
@@ -40,6 +36,6 @@ export function roundDown(value: Dec, precision: number): Dec {
   return value.toDecimalPlaces(precision, Decimal.ROUND_DOWN)
 }
 
-export function sum(values: readonly string[]): Dec {
-  return values.reduce((acc, v) => acc.plus(v), new Dec(0))
+export function sum(values: readonly (Dec | string)[]): Dec {
+  return values.reduce((acc: Dec, v) => acc.plus(v), new Dec(0))
 }

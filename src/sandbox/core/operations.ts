@@ -24,16 +24,8 @@ export function operationSubject(record: OperationRecord): Invoice | Withdrawal 
 
 /** An operation's id: an invoice is known by its txn_id (spec §2.2). */
 export function operationId(record: OperationRecord): string {
-  switch (record.type) {
-    case "invoice":
-      return record.invoice.txn_id
-    case "pay_in":
-      return record.payIn.id
-    case "cash_in":
-      return record.cashIn.id
-    default:
-      return record.withdrawal.id
-  }
+  const subject = operationSubject(record)
+  return "txn_id" in subject ? subject.txn_id : subject.id
 }
 
 /**

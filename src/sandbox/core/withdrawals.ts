@@ -30,7 +30,7 @@ export function checkFunds(balance: Dec, amounts: Dec[], fee: Dec): void {
   if (balance.lt(fee)) {
     throw feeCannotBeEstimated()
   }
-  if (balance.lt(amounts.reduce((a, b) => a.plus(b), new Dec(0)).plus(fee))) {
+  if (balance.lt(sum(amounts).plus(fee))) {
     throw insufficientFunds()
   }
 }
@@ -68,7 +68,7 @@ export class Withdrawals {
     if (fails) {
       failures[shop.id] -= 1
     } else {
-      const total = input.amounts.reduce((a, b) => a.plus(b), new Dec(0)).plus(fee)
+      const total = sum(input.amounts).plus(fee)
       this.store.addBalance(shop.id, input.coin.psys_cid, total.negated())
     }
     const withdrawal: Withdrawal = {

@@ -9,7 +9,7 @@ import {
   whiteLabelDisabled,
 } from "../core/errors"
 import { isValidAddress } from "../core/ids"
-import { Dec, roundHalfUp, str } from "../core/money"
+import { Dec, roundHalfUp, str, sum } from "../core/money"
 import { DEFAULT_EXPIRE_MIN, operationId, operationSubject, type OperationRecord } from "../core/sandbox-core"
 import type { FeePlanName, SeedCoin, SeedShop } from "../core/types"
 import { toPositiveDecimal } from "./params"
@@ -243,8 +243,8 @@ function estimateInput(ctx: RequestContext, coin: SeedCoin): { addresses: string
   return { addresses, amounts, plan: p.oneOf("feePlan", PLANS, "normal") }
 }
 
-function requireSupported(ctx: RequestContext, shop: SeedShop): SeedCoin {
-  const id = ctx.path.psys_cid
+/** A coin the shop has enabled (the path's `psys_cid` by default), else unsupported. */
+function requireSupported(ctx: RequestContext, shop: SeedShop, id = ctx.path.psys_cid): SeedCoin {
   const coin = ctx.core.coin(id)
   if (coin === undefined || !shop.enabled_psys_cids.includes(id)) {
     throw unsupportedCurrency("psys_cid", id.slice(0, 32))
@@ -257,7 +257,7 @@ function commission(ctx: RequestContext): Reply {
   const coin = requireSupported(ctx, shop)
   const input = estimateInput(ctx, coin)
   const type = ctx.params.oneOf("type", OPERATION_TYPES, "cash_out")
-  const total = input.amounts.reduce((a, b) => a.plus(b), new Dec(0))
+  const total = sum(input.amounts)
   const outgoing = type === "cash_out" || type === "mass_cash_out"
   const fee = outgoing ? ctx.core.networkFee(coin, input.plan, Math.max(input.addresses.length, input.amounts.length)) : new Dec(0)
   const balance = ctx.core.balance(shop, coin.psys_cid)
@@ -281,7 +281,7 @@ function fee(ctx: RequestContext): Reply {
   const coin = requireSupported(ctx, shop)
   const input = estimateInput(ctx, coin)
   const networkFee = ctx.core.networkFee(coin, input.plan, Math.max(input.addresses.length, input.amounts.length))
-  const total = input.amounts.reduce((a, b) => a.plus(b), new Dec(0))
+  const total = sum(input.amounts)
   if (input.amounts.length > 0 && ctx.core.balance(shop, coin.psys_cid).lt(total.plus(networkFee))) {
     throw insufficientFunds()
   }
@@ -320,16 +320,6 @@ function depositShop(ctx: RequestContext): SeedShop {
   return shop
 }
 
-function depositCoins(ctx: RequestContext, shop: SeedShop, ids: string[]): SeedCoin[] {
-  return ids.map((id) => {
-    const coin = ctx.core.coin(id)
-    if (coin === undefined || !shop.enabled_psys_cids.includes(id)) {
-      throw unsupportedCurrency("psys_cid", id.slice(0, 32))
-    }
-    return coin
-  })
-}
-
 async function createDeposit(ctx: RequestContext): Promise<Reply> {
   const shop = depositShop(ctx)
   const p = ctx.params
@@ -339,7 +329,7 @@ async function createDeposit(ctx: RequestContext): Promise<Reply> {
     throw invalidAttribute("uid", "\"uid\" must be at most 255 characters.")
   }
   const requested = [...new Set(p.list("psys_cid"))]
-  const coins = depositCoins(ctx, shop, requested)
+  const coins = requested.map((id) => requireSupported(ctx, shop, id))
   const view = (d: { uid: string; hash: string; psys_cid: string }): JsonValue => ({ uid: d.uid, hash: d.hash, psys_cid: d.psys_cid })
   const deposits = []
   for (const coin of coins) {

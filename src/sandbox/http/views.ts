@@ -2,7 +2,7 @@ import { LosslessNumber, stringify } from "lossless-json"
 
 import { signCallback } from "../../gateway/core/callbacks"
 import { STATUS_CODES, figures } from "../core/invoice-machine"
-import { Dec, str } from "../core/money"
+import { Dec, str, sum } from "../core/money"
 import type { OperationRecord, SandboxCore } from "../core/sandbox-core"
 import type { CashIn, ChainTx, Exchange, FeePlan, Invoice, SeedCoin, SeedShop, Withdrawal } from "../core/types"
 
@@ -121,7 +121,7 @@ export function withdrawalResult(core: SandboxCore, w: Withdrawal): JsonObject {
   }
   result.params = { fee: planParams(coin.fee_plans[w.plan], w.plan) }
   result.created_at_utc = seconds(w.created_at)
-  result.amount = str(w.amounts.reduce((a, b) => a.plus(b), new Dec(0)))
+  result.amount = str(sum(w.amounts))
   // spec §2.3 gives tx_url as a string; a withdrawal in `error` sent nothing, so it has none (null).
   result.tx_url = w.txid === null ? null : core.txUrl(coin, w.txid)
   result.id = w.id
@@ -136,6 +136,11 @@ function sendmany(w: Withdrawal): JsonObject {
   return map
 }
 
+/** spec §2.2: the fields every operation has; a white-label shop gets the rest. */
+function operationBase(shop: SeedShop, type: string, status: string, txUrl: JsonValue, id: string): JsonObject {
+  return { user_id: shop.user_id, shop_id: shop.id, type, status, tx_url: txUrl, id }
+}
+
 /**
  * spec §2.2. The base fields always; the white-label fields only for white-label shops.
  * `created_at_utc` and `finished_at_utc` are milliseconds here (spec §1.5 allows either).
@@ -147,14 +152,7 @@ export function operationView(core: SandboxCore, record: OperationRecord, shop: 
     case "pay_in": {
       const p = record.payIn
       const coin = core.requireCoin(p.psys_cid, "currency")
-      const base: JsonObject = {
-        user_id: shop.user_id,
-        shop_id: shop.id,
-        type: "pay_in",
-        status: p.status,
-        tx_url: core.txUrl(coin, p.tx.txid),
-        id: p.id,
-      }
+      const base = operationBase(shop, "pay_in", p.status, core.txUrl(coin, p.tx.txid), p.id)
       if (!shop.white_label) {
         return base
       }
@@ -193,18 +191,11 @@ export function operationView(core: SandboxCore, record: OperationRecord, shop: 
       const w = record.withdrawal
       const coin = core.requireCoin(w.psys_cid, "currency")
       const sent = w.txid !== null
-      const base: JsonObject = {
-        user_id: shop.user_id,
-        shop_id: shop.id,
-        type: w.type,
-        status: w.status,
-        tx_url: w.txid === null ? null : core.txUrl(coin, w.txid),
-        id: w.id,
-      }
+      const base = operationBase(shop, w.type, w.status, w.txid === null ? null : core.txUrl(coin, w.txid), w.id)
       if (!shop.white_label) {
         return base
       }
-      const amount = w.amounts.reduce((a, b) => a.plus(b), new Dec(0))
+      const amount = sum(w.amounts)
       const view: JsonObject = {
         ...base,
         pending_sum: num("0"),
@@ -268,14 +259,7 @@ function detailExtras(
 /** spec §2.2 `cash_in`: the received amount is `sum` and `params.value`. */
 function cashInOperation(core: SandboxCore, c: CashIn, shop: SeedShop, detail: boolean): JsonObject {
   const coin = core.requireCoin(c.psys_cid, "currency")
-  const base: JsonObject = {
-    user_id: shop.user_id,
-    shop_id: shop.id,
-    type: "cash_in",
-    status: c.status,
-    tx_url: core.txUrl(coin, c.txid),
-    id: c.id,
-  }
+  const base = operationBase(shop, "cash_in", c.status, core.txUrl(coin, c.txid), c.id)
   if (!shop.white_label) {
     return base
   }
@@ -317,15 +301,7 @@ function cashInOperation(core: SandboxCore, c: CashIn, shop: SeedShop, detail: b
 function invoiceOperation(core: SandboxCore, invoice: Invoice, shop: SeedShop, detail: boolean): JsonObject {
   const coin = core.requireCoin(invoice.psys_cid, "currency")
   const f = figures(invoice, coin)
-  const urls = invoice.txs.map((t) => core.txUrl(coin, t.txid))
-  const base: JsonObject = {
-    user_id: shop.user_id,
-    shop_id: shop.id,
-    type: "invoice",
-    status: invoice.status,
-    tx_url: txUrlField(urls),
-    id: invoice.txn_id,
-  }
+  const base = operationBase(shop, "invoice", invoice.status, txUrlField(invoice.txs.map((t) => core.txUrl(coin, t.txid))), invoice.txn_id)
   if (!shop.white_label) {
     return base
   }

@@ -1,6 +1,6 @@
 import { Table, Text } from "@medusajs/ui"
 import { useQuery } from "@tanstack/react-query"
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts"
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts"
 import { cryptoApi, errorMessage } from "../../lib/api"
 import { KIND_LABELS } from "../attention/kinds"
 import { ChartCard } from "./chart-card"
@@ -41,18 +41,16 @@ export const AttentionChart = () => {
       isEmpty={kinds.length === 0}
       emptyText="Nothing needs your attention."
       chart={() => (
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={rows} layout="vertical" margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
-            <CartesianGrid stroke={CHART_THEME.grid} horizontal={false} />
-            <XAxis type="number" allowDecimals={false} tick={axisTick} stroke={CHART_THEME.grid} />
-            <YAxis type="category" dataKey="kind" tick={axisTick} stroke={CHART_THEME.grid} width={180} />
-            <Tooltip {...tooltipStyle} />
-            <Legend {...legendStyle} itemSorter={ageOrder} />
-            {AGES.map((age) => (
-              <Bar key={age.age} dataKey={age.age} name={age.label} stackId="age" fill={age.color} />
-            ))}
-          </BarChart>
-        </ResponsiveContainer>
+        <BarChart data={rows} layout="vertical" margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+          <CartesianGrid stroke={CHART_THEME.grid} horizontal={false} />
+          <XAxis type="number" allowDecimals={false} tick={axisTick} stroke={CHART_THEME.grid} />
+          <YAxis type="category" dataKey="kind" tick={axisTick} stroke={CHART_THEME.grid} width={180} />
+          <Tooltip {...tooltipStyle} />
+          <Legend {...legendStyle} itemSorter={ageOrder} />
+          {AGES.map((age) => (
+            <Bar key={age.age} dataKey={age.age} name={age.label} stackId="age" fill={age.color} />
+          ))}
+        </BarChart>
       )}
       table={() => (
         <Table>

@@ -1,6 +1,6 @@
 import { Button, Table, toast } from "@medusajs/ui"
 import { useMutation, useQuery } from "@tanstack/react-query"
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts"
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts"
 import { cryptoApi, errorMessage } from "../../lib/api"
 import { formatDecimal, formatFiat } from "../../lib/money"
 import { ChartCard } from "./chart-card"
@@ -57,25 +57,23 @@ export const BalancesChart = () => {
         ) : null
       }
       chart={() => (
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
-            <CartesianGrid stroke={CHART_THEME.grid} vertical={false} />
-            <XAxis dataKey="day" tick={axisTick} stroke={CHART_THEME.grid} />
-            <YAxis tick={axisTick} stroke={CHART_THEME.grid} width={72} />
-            <Tooltip
-              {...tooltipStyle}
-              cursor={{ stroke: CHART_THEME.grid }}
-              formatter={(_value, name, item) => {
-                const payload = item.payload as Record<string, unknown>
-                return [`${formatFiat(String(payload[`${String(name)}:text`] ?? ""), fiat)} (${String(payload[`${String(name)}:balance`] ?? "—")})`, String(name)]
-              }}
-            />
-            <Legend {...legendStyle} />
-            {series.map((coin, index) => (
-              <Line key={coin.psys_cid} type="monotone" dataKey={coin.psys_cid} name={coin.psys_cid} stroke={seriesColor(index)} strokeWidth={2} dot={rows.length < 2} connectNulls />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
+        <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+          <CartesianGrid stroke={CHART_THEME.grid} vertical={false} />
+          <XAxis dataKey="day" tick={axisTick} stroke={CHART_THEME.grid} />
+          <YAxis tick={axisTick} stroke={CHART_THEME.grid} width={72} />
+          <Tooltip
+            {...tooltipStyle}
+            cursor={{ stroke: CHART_THEME.grid }}
+            formatter={(_value, name, item) => {
+              const payload = item.payload as Record<string, unknown>
+              return [`${formatFiat(String(payload[`${String(name)}:text`] ?? ""), fiat)} (${String(payload[`${String(name)}:balance`] ?? "—")})`, String(name)]
+            }}
+          />
+          <Legend {...legendStyle} />
+          {series.map((coin, index) => (
+            <Line key={coin.psys_cid} type="monotone" dataKey={coin.psys_cid} name={coin.psys_cid} stroke={seriesColor(index)} strokeWidth={2} dot={rows.length < 2} connectNulls />
+          ))}
+        </LineChart>
       )}
       table={() => (
         <Table>

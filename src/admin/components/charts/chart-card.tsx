@@ -1,5 +1,6 @@
 import { Heading, Label, Switch, Text } from "@medusajs/ui"
 import { useId, useState } from "react"
+import { ResponsiveContainer } from "recharts"
 import { QueryState } from "../common"
 
 /**
@@ -17,7 +18,8 @@ export const ChartCard = (props: {
   onRetry: () => void
   isEmpty: boolean
   emptyText: string
-  chart: () => React.ReactNode
+  /** The chart itself, drawn to fill the card's plot area. */
+  chart: () => React.ReactElement
   table: () => React.ReactNode
   footnote?: React.ReactNode
 }) => {
@@ -46,7 +48,7 @@ export const ChartCard = (props: {
           // The picture is decoration for screen readers: the same numbers are one switch away as a table.
           // Its height is set inline: the chart fills its container and must find a height to measure.
           <div data-testid={`${props.testId}-plot`} style={{ width: "100%", height: 288 }} role="img" aria-label={`${props.title} chart; switch on "Show as table" for its numbers`}>
-            {props.chart()}
+            <ResponsiveContainer width="100%" height="100%">{props.chart()}</ResponsiveContainer>
           </div>
         )}
         {props.footnote}

@@ -7,8 +7,6 @@ import type { AdminCryptoAttentionChartResponse, AdminCryptoBalanceChartResponse
 
 export type VolumeChartResponse = AdminCryptoVolumeChartResponse
 export type ChartInterval = VolumeChartResponse["interval"]
-export type VolumeSeries = VolumeChartResponse["series"][number]
-export type VolumePoint = VolumeSeries["points"][number]
 export type BalanceChartResponse = AdminCryptoBalanceChartResponse
 export type BalanceSnapshotResponse = Serialized<AdminCryptoBalanceSnapshotResponse>
 export type AttentionChartResponse = AdminCryptoAttentionChartResponse

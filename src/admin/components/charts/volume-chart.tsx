@@ -1,7 +1,7 @@
 import { Button, Table, Text } from "@medusajs/ui"
 import { useQuery } from "@tanstack/react-query"
 import { useState } from "react"
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts"
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts"
 import { cryptoApi, errorMessage } from "../../lib/api"
 import { formatDecimal, formatFiat } from "../../lib/money"
 import { ChartCard } from "./chart-card"
@@ -61,21 +61,19 @@ export const VolumeChart = () => {
       isEmpty={(data?.series.length ?? 0) === 0}
       emptyText={`No crypto payments received in ${PERIOD_TEXT[interval]}.`}
       chart={() => (
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
-            <CartesianGrid stroke={CHART_THEME.grid} vertical={false} />
-            <XAxis dataKey="bucket" tick={axisTick} stroke={CHART_THEME.grid} />
-            <YAxis tick={axisTick} stroke={CHART_THEME.grid} width={72} />
-            <Tooltip
-              {...tooltipStyle}
-              formatter={(_value, name, item) => [formatFiat(String((item.payload as Record<string, unknown>)[`${String(name)}:text`] ?? ""), fiat), String(name)]}
-            />
-            <Legend {...legendStyle} />
-            {(data?.series ?? []).map((series, index) => (
-              <Bar key={series.psys_cid} dataKey={series.psys_cid} name={series.psys_cid} stackId="volume" fill={seriesColor(index)} />
-            ))}
-          </BarChart>
-        </ResponsiveContainer>
+        <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+          <CartesianGrid stroke={CHART_THEME.grid} vertical={false} />
+          <XAxis dataKey="bucket" tick={axisTick} stroke={CHART_THEME.grid} />
+          <YAxis tick={axisTick} stroke={CHART_THEME.grid} width={72} />
+          <Tooltip
+            {...tooltipStyle}
+            formatter={(_value, name, item) => [formatFiat(String((item.payload as Record<string, unknown>)[`${String(name)}:text`] ?? ""), fiat), String(name)]}
+          />
+          <Legend {...legendStyle} />
+          {(data?.series ?? []).map((series, index) => (
+            <Bar key={series.psys_cid} dataKey={series.psys_cid} name={series.psys_cid} stackId="volume" fill={seriesColor(index)} />
+          ))}
+        </BarChart>
       )}
       table={() => (
         <Table>

@@ -7,7 +7,7 @@
  */
 import type { InferTypeOf } from "@medusajs/framework/types"
 import type { ReturnWorkflow } from "@medusajs/framework/workflows-sdk"
-import type { AttentionFacts, MoneyFact } from "../../../core/books/attention-facts"
+import type { MoneyFact } from "../../../core/books/attention-facts"
 import type { AttentionQueueItemWithFacts } from "../../../core/books/attention-queue"
 import type { BalanceHistory } from "../../../core/books/balance-snapshot"
 import type { CryptoBalances } from "../../../core/books/balances"
@@ -63,7 +63,6 @@ export type AdminCryptoSettingsField = (typeof CRYPTO_SETTINGS_FIELDS)[number]
 export type AdminCryptoAttentionKind = AttentionQueueItemWithFacts["kind"]
 /** One item of GET /admin/crypto/attention, with its `facts`. */
 export type AdminCryptoAttentionItem = Serialized<AttentionQueueItemWithFacts>
-export type AdminCryptoAttentionFacts = AttentionFacts
 export type AdminCryptoMoneyFact = MoneyFact
 
 /** A 409 a money-out route answers itself: the payment is held by an earlier one that failed at the gateway (conflict.ts). */

@@ -2,6 +2,7 @@ import { z } from "@medusajs/framework/zod"
 import { Decimal } from "decimal.js"
 import { GatewayStatus, INVOICE_STATUSES, isDecimalString } from "../../../gateway"
 import { amountProblem } from "../../../core/money"
+import { MAX_RECIPIENTS } from "../../../core/money-out/withdrawal"
 import { orderRulesProblems, orderRulesSchema, type OrderRule } from "../../../core/config/order-rules"
 
 /**
@@ -43,8 +44,6 @@ const fiat = z
   .transform((value) => value.toUpperCase())
 const pageNumber = (field: string, max: number) => z.coerce.number({ error: `${field} must be a whole number` }).int(`${field} must be a whole number`).min(1, `${field} must be at least 1`).max(max, `${field} must be at most ${max}`)
 const offset = z.coerce.number({ error: "offset must be a whole number" }).int("offset must be a whole number").min(0, "offset must be 0 or more")
-
-export const MAX_RECIPIENTS = 100
 
 export const recipientsSchema = z
   .array(z.object({ address: address("recipients.address"), amount: positiveDecimal("recipients.amount") }).strict(), {

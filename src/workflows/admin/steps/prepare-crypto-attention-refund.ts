@@ -13,21 +13,12 @@ export interface CreateCryptoAttentionRefundInput {
   requested_by: string | null
 }
 
-type Purpose = NonNullable<ReserveCryptoWithdrawalInput["purpose"]>
-
-/** The withdrawal purpose of a refunded attention kind (src/modules/crypto/models/crypto-withdrawal.ts). */
-function purposeOf(kind: string): Purpose {
-  switch (kind) {
-    case "overpaid":
-      return "overpayment"
-    case "underpaid":
-      return "underpayment"
-    case "late_payment":
-      return "late_payment"
-    default:
-      return "unexplained"
-  }
-}
+/** The withdrawal purpose of a refunded attention kind (src/modules/crypto/models/crypto-withdrawal.ts); any other is `unexplained`. */
+const PURPOSE_OF_KIND = new Map<string, NonNullable<ReserveCryptoWithdrawalInput["purpose"]>>([
+  ["overpaid", "overpayment"],
+  ["underpaid", "underpayment"],
+  ["late_payment", "late_payment"],
+])
 
 export const prepareCryptoAttentionRefundStepId = "prepare-crypto-attention-refund"
 
@@ -69,7 +60,7 @@ export const prepareCryptoAttentionRefundStep = createStep(prepareCryptoAttentio
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Attention item ${item.id} already has a crypto refund (${earlier.id}, ${earlier.status.replace("_", " ")}${failed})`)
     }
   }
-  const purpose = purposeOf(item.kind)
+  const purpose = PURPOSE_OF_KIND.get(item.kind) ?? "unexplained"
   const invoiceId = typeof evidence.invoice_id === "string" ? evidence.invoice_id : item.subject_id.startsWith("cinv_") ? item.subject_id : null
   let amount = exact(item.amount)
   if (recorded === undefined && invoiceId !== null && (purpose === "overpayment" || purpose === "underpayment")) {

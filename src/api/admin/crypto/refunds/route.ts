@@ -1,7 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
 import { createCryptoRefundWorkflow } from "../../../../workflows/admin"
-import { answeredConflict } from "../conflict"
+import { answerWithdrawalRun } from "../conflict"
 import type { AdminCreateCryptoRefundType } from "../validators"
 import type { AdminCryptoConflictResponse, AdminCryptoWithdrawalCreatedResponse } from "../types"
 
@@ -13,16 +12,9 @@ import type { AdminCryptoConflictResponse, AdminCryptoWithdrawalCreatedResponse 
  * the order failed at the gateway undecided, 409 naming it (docs/money-out.md#failed-at-the-gateway).
  */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoRefundType>, res: MedusaResponse<AdminCryptoWithdrawalCreatedResponse | AdminCryptoConflictResponse>) => {
-  let run
-  try {
-    run = await createCryptoRefundWorkflow(req.scope).run({ input: { ...req.validatedBody, requested_by: req.auth_context?.actor_id ?? null } })
-  } catch (error) {
-    if (answeredConflict(error, res)) return
-    throw error
-  }
-  const { withdrawal, replayed } = run.result
-  if (replayed && withdrawal.status === "rejected") {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, withdrawal.error_message ?? "This refund was refused by the gateway")
-  }
-  res.status(withdrawal.status === "outcome_unknown" ? 202 : 200).json({ withdrawal, replayed })
+  await answerWithdrawalRun(
+    res,
+    () => createCryptoRefundWorkflow(req.scope).run({ input: { ...req.validatedBody, requested_by: req.auth_context?.actor_id ?? null } }),
+    "This refund was refused by the gateway"
+  )
 }

@@ -1,8 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
 import { createCryptoWithdrawalWorkflow } from "../../../../workflows/admin"
 import { resolveCryptoModule } from "../../../../modules/crypto"
-import { answeredConflict } from "../conflict"
+import { answerWithdrawalRun } from "../conflict"
 import type { AdminCreateCryptoWithdrawalType, AdminCryptoWithdrawalsQueryType } from "../validators"
 import type { AdminCryptoConflictResponse, AdminCryptoWithdrawalCreatedResponse, AdminCryptoWithdrawalsResponse } from "../types"
 
@@ -18,21 +17,11 @@ import type { AdminCryptoConflictResponse, AdminCryptoWithdrawalCreatedResponse,
  * the coin's decimal places: nothing recorded, nothing sent.
  */
 export const POST = async (req: AuthenticatedMedusaRequest<AdminCreateCryptoWithdrawalType>, res: MedusaResponse<AdminCryptoWithdrawalCreatedResponse | AdminCryptoConflictResponse>) => {
-  const body = req.validatedBody
-  let run
-  try {
-    run = await createCryptoWithdrawalWorkflow(req.scope).run({
-      input: { ...body, requested_by: req.auth_context?.actor_id ?? null, purpose: "withdrawal" },
-    })
-  } catch (error) {
-    if (answeredConflict(error, res)) return
-    throw error
-  }
-  const { withdrawal, replayed } = run.result
-  if (replayed && withdrawal.status === "rejected") {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, withdrawal.error_message ?? "This withdrawal was refused by the gateway")
-  }
-  res.status(withdrawal.status === "outcome_unknown" ? 202 : 200).json({ withdrawal, replayed })
+  await answerWithdrawalRun(
+    res,
+    () => createCryptoWithdrawalWorkflow(req.scope).run({ input: { ...req.validatedBody, requested_by: req.auth_context?.actor_id ?? null, purpose: "withdrawal" } }),
+    "This withdrawal was refused by the gateway"
+  )
 }
 
 /** GET /admin/crypto/withdrawals — the withdrawals (crypto refunds included) recorded here, newest first; filters `status`, `purpose`, `order_id`. */
