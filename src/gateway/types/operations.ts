@@ -242,21 +242,13 @@ export interface WireWithdrawal {
   tx_url?: string | string[] | null
 }
 
-export interface Withdrawal {
-  id: string
+/** A withdrawal result, parsed (spec §2.3): an operation's fields, with the withdrawal's type and status. */
+export type Withdrawal = Pick<
+  Operation,
+  "id" | "psys_cid" | "currency" | "source_currency" | "source_rate" | "fee" | "wallet_hash" | "sendmany" | "params" | "created_at_utc" | "amount" | "tx_url"
+> & {
   type: WithdrawalType | (string & {})
   status: WithdrawalStatus
-  psys_cid?: string | null
-  currency?: string | null
-  source_currency?: string | null
-  source_rate?: Decimal | null
-  fee?: Decimal | null
-  wallet_hash?: string | null
-  sendmany?: Record<string, Decimal> | null
-  params?: OperationParams | null
-  created_at_utc?: number | null
-  amount?: Decimal | null
-  tx_url: string[]
   [extra: string]: unknown
 }
 

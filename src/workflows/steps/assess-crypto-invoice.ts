@@ -1,5 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { toMedusaError } from "../../core/errors"
+import { toWire, type Wire } from "../../core/money"
 import { assessmentFields, assessInvoiceChain, assessUnderInvoicePolicy, storedReadingOfFields, type AssessmentFields, type OperationReader } from "../../core/payment/invoice-chain"
 import type { StatusPolicy } from "../../core/payment/payment-state"
 import { assessInvoiceGroup, topUpCommission, type TopUpAssessment } from "../../core/payment/top-up"
@@ -28,56 +29,23 @@ export type CryptoInvoiceAssessment = { invoice_id: string } & { [K in keyof Ass
 
 type CryptoInvoiceRow = Awaited<ReturnType<CryptoModuleService["retrieveCryptoInvoice"]>>
 
+/** The columns of an invoice row the apply step decides from. */
+const INVOICE_STATE_FIELDS = [
+  "id", "provider_id", "order_number", "cart_id", "session_id", "session_status", "order_id", "psys_cid", "currency",
+  "expected_amount", "received_amount", "refund_due_amount", "superseded_by", "errored_at", "protected_at", "rest_until",
+] as const
+type InvoiceStateRow = Pick<CryptoInvoiceRow, (typeof INVOICE_STATE_FIELDS)[number]>
+
 /**
  * An invoice row as the sync read it under the group's lock: the state the apply step moves from,
  * so it reads the row no second time (docs/architecture.md#the-callback-path). Plain values, times
- * as ISO strings, so it passes through the workflow engine's storage unchanged.
+ * as ISO strings (`Wire`), so it passes through the workflow engine's storage unchanged.
  */
-export interface CryptoInvoiceState {
-  id: string
-  provider_id: string
-  order_number: string
-  cart_id: string | null
-  session_id: string
-  session_status: string
-  order_id: string | null
-  psys_cid: string | null
-  currency: string | null
-  expected_amount: string | null
-  received_amount: string | null
-  refund_due_amount: string | null
-  superseded_by: string | null
-  errored_at: string | null
-  protected_at: string | null
-  rest_until: string | null
-}
+export type CryptoInvoiceState = Wire<InvoiceStateRow>
 
-const isoOf = (value: Date | string | null | undefined): string | null => (value === null || value === undefined ? null : new Date(value).toISOString())
-
-/** The state of an invoice row (see {@link CryptoInvoiceState}). */
-export function invoiceStateOf(row: Pick<CryptoInvoiceRow, Exclude<keyof CryptoInvoiceState, "errored_at" | "protected_at" | "rest_until">> & {
-  errored_at: Date | string | null
-  protected_at: Date | string | null
-  rest_until: Date | string | null
-}): CryptoInvoiceState {
-  return {
-    id: row.id,
-    provider_id: row.provider_id,
-    order_number: row.order_number,
-    cart_id: row.cart_id ?? null,
-    session_id: row.session_id,
-    session_status: row.session_status,
-    order_id: row.order_id ?? null,
-    psys_cid: row.psys_cid ?? null,
-    currency: row.currency ?? null,
-    expected_amount: row.expected_amount ?? null,
-    received_amount: row.received_amount ?? null,
-    refund_due_amount: row.refund_due_amount ?? null,
-    superseded_by: row.superseded_by ?? null,
-    errored_at: isoOf(row.errored_at),
-    protected_at: isoOf(row.protected_at),
-    rest_until: isoOf(row.rest_until),
-  }
+/** The state of an invoice row (see {@link CryptoInvoiceState}); a column the row lacks is null. */
+export function invoiceStateOf(row: InvoiceStateRow): CryptoInvoiceState {
+  return toWire(Object.fromEntries(INVOICE_STATE_FIELDS.map((field) => [field, row[field] ?? null])) as InvoiceStateRow)
 }
 
 /** What the assess step hands the apply step: the gateway's word and the rows it was read for. */
