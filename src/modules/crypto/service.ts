@@ -224,13 +224,26 @@ class CryptoModuleService extends MedusaService({
     if (existing.status !== "open") {
       return { attention: existing, created: false }
     }
-    const attention = await this.updateCryptoAttentions({
-      id: existing.id,
-      ...values,
-      order_id: values.order_id ?? existing.order_id,
-      cart_id: values.cart_id ?? existing.cart_id,
-    })
+    const attention = await this.updateCryptoAttentions({ id: existing.id, ...openAttentionUpdate(existing, values) })
     return { attention, created: false }
+  }
+}
+
+/**
+ * What an open attention item takes from a new reading: the latest amount and evidence, and what the
+ * reading does not know kept from the item (its order, its cart, and the coin resolved earlier for
+ * the same coin code: a plain shop's reading may name only a code two coins share, spec §6.1).
+ */
+export function openAttentionUpdate<T extends Pick<CryptoAttentionRecord, "order_id" | "cart_id" | "psys_cid" | "currency">>(
+  existing: Pick<CryptoAttentionRecord, "order_id" | "cart_id" | "psys_cid" | "currency">,
+  values: T
+): T {
+  const sameCode = values.currency !== null && existing.currency !== null && values.currency.toUpperCase() === existing.currency.toUpperCase()
+  return {
+    ...values,
+    order_id: values.order_id ?? existing.order_id,
+    cart_id: values.cart_id ?? existing.cart_id,
+    psys_cid: values.psys_cid ?? (sameCode ? existing.psys_cid : null),
   }
 }
 

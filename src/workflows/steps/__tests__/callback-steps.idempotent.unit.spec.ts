@@ -6,7 +6,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, createMedusaContainer, Modules } from "@medusajs/framework/utils"
 import { createWorkflow, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { CRYPTO_MODULE } from "../../../modules/crypto"
-import type { RaiseCryptoAttentionInput } from "../../../modules/crypto/service"
+import { openAttentionUpdate, type RaiseCryptoAttentionInput } from "../../../modules/crypto/service"
 import { findCryptoInvoiceGroupStep } from "../find-crypto-invoice-group"
 import { markCryptoCallbackProcessed } from "../mark-crypto-callback-processed"
 import { raiseCryptoAttentions } from "../raise-crypto-attention"
@@ -45,7 +45,10 @@ function world() {
     // As the module does: one row per kind and subject; an open one takes the latest reading.
     raiseCryptoAttention: async (input: RaiseCryptoAttentionInput) => {
       const existing = attentions.find((row) => row.kind === input.kind && row.subject_id === input.subject_id)
-      if (existing !== undefined) return { attention: Object.assign(existing, { psys_cid: null, currency: null, amount: null, ...input }), created: false }
+      if (existing !== undefined) {
+        const values = { psys_cid: null, currency: null, amount: null, order_id: null, cart_id: null, ...input }
+        return { attention: Object.assign(existing, openAttentionUpdate(existing as Parameters<typeof openAttentionUpdate>[0], values)), created: false }
+      }
       const created = { id: `catt_${attentions.length + 1}`, order_id: null, status: "open", psys_cid: null, currency: null, amount: null, ...input }
       attentions.push(created)
       return { attention: created, created: true }
