@@ -35,6 +35,11 @@ const nodeBuiltins = (message) => [
   { regex: `^(?:${NODE_BUILTINS.map(escape).join("|")})(?:/|$)`, message },
 ]
 
+// The kit's declarations of the store API's answers (src/storefront/types.ts, types only): the kit is
+// built and published alone and cannot import the server's, so the routes, steps and core that answer
+// in them import them from there (docs/architecture.md#storefront). The rest of the kit stays out.
+const KIT_BUT_ITS_ANSWERS = "storefront(?!/types$)"
+
 /**
  * Each folder: `allow` lists where a relative import may land (regex alternatives after `src/`, each
  * anchored by itself), or `deny` lists the src/ folders it may not reach (everything else is allowed);
@@ -57,7 +62,7 @@ const BOUNDARIES = {
     patterns: (message) => [{ regex: "^@medusajs/", message }],
   },
   core: {
-    deny: ["api", "workflows", "providers", "jobs", "subscribers", "admin", "storefront"],
+    deny: ["api", "workflows", "providers", "jobs", "subscribers", "admin", KIT_BUT_ITS_ANSWERS],
     self: [],
     message:
       "src/core is the Medusa-side core that routes, workflows, jobs and the provider use: it imports none of them (docs/architecture.md#core).",
@@ -76,13 +81,13 @@ const BOUNDARIES = {
     patterns: (message) => [{ regex: "^@medusajs/framework$", importNames: ["container"], message: `${message} It reaches no global container either: what it needs is injected.` }],
   },
   workflows: {
-    deny: ["providers", "api", "jobs", "subscribers", "admin", "storefront"],
+    deny: ["providers", "api", "jobs", "subscribers", "admin", KIT_BUT_ITS_ANSWERS],
     self: [],
     message:
       "src/workflows is used by routes, jobs and subscribers, never the other way round, and imports neither the provider (a protocol with it belongs to src/core) nor UI (docs/architecture.md#workflows).",
   },
   api: {
-    deny: ["providers", "jobs", "subscribers", "admin", "storefront"],
+    deny: ["providers", "jobs", "subscribers", "admin", KIT_BUT_ITS_ANSWERS],
     self: [],
     message: "src/api imports no provider, job, subscriber or UI code (docs/architecture.md#api).",
   },

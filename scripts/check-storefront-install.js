@@ -90,7 +90,7 @@ const expectations = {
 const typesCheck = `
 import { CryptoPaymentPanel, formatCryptoAmount, type CryptoPaymentStatusResponse } from "medusa-payment-crypto/storefront"
 import { getCryptoPaymentStatus, resolveCryptoReturn, type CryptoReturnDecision } from "medusa-payment-crypto/storefront/server"
-const status: CryptoPaymentStatusResponse = { cart_id: "cart_1", order_id: null, invoice: null }
+const status: CryptoPaymentStatusResponse = { cart_id: "cart_1", order_id: null, payment_collection_status: null, invoice: null, cart_changed: false, abandoned_payments: [] }
 const decision: CryptoReturnDecision = resolveCryptoReturn(status)
 const text: string = formatCryptoAmount("1.5")
 export { CryptoPaymentPanel, getCryptoPaymentStatus, decision, text }

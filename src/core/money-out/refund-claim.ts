@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import type { CryptoWithdrawal } from "../../modules/crypto/models/crypto-withdrawal"
+import type { CryptoRefundClaim as StoreRefundClaimView, CryptoRefundClaimStatus as RefundClaimStatus } from "../../storefront/types"
 import { networkOf } from "../coins"
 
 /**
@@ -33,16 +34,18 @@ export const REFUND_CLAIM_PATH = "/checkout/crypto/refund"
 export const DEFAULT_CLAIM_HOURS = 168
 
 /**
- * What the shopper and the merchant are told about a claim. The storefront kit declares the same
- * answer for browsers, where it cannot import this file (`CRYPTO_REFUND_CLAIM_STATUSES`); the
- * vocabulary test checks at compile time that the two are the same type.
+ * What the shopper and the merchant are told about a claim (`RefundClaimStatus`), and a claim as the
+ * storefront shows it (`StoreRefundClaimView`, GET/POST /store/crypto/refund-claims): declared once, by
+ * the storefront kit, which is published alone and cannot import this file.
  */
-export type RefundClaimStatus = "waiting" | "sending" | "sent" | "unknown" | "failed" | "expired" | "revoked"
+export type { RefundClaimStatus, StoreRefundClaimView }
 
 /** The withdrawal statuses, as the model declares them. */
 type WithdrawalStatus = InferTypeOf<typeof CryptoWithdrawal>["status"]
 
 const CLAIM_STATUS_OF_WITHDRAWAL: Record<WithdrawalStatus, RefundClaimStatus> = {
+  // Waiting for an admin's approval (docs/money-out.md#money-out-policy): to the shopper, on its way.
+  awaiting_approval: "sending",
   requested: "sending",
   sending: "sending",
   completed: "sent",
@@ -81,21 +84,7 @@ export function refundClaimStatus(row: Pick<ClaimRow, "status" | "expires_at" | 
   return Object.hasOwn(CLAIM_STATUS_OF_WITHDRAWAL, withdrawal.status) ? CLAIM_STATUS_OF_WITHDRAWAL[withdrawal.status as WithdrawalStatus] : "unknown"
 }
 
-
-/** A claim as the storefront shows it (GET/POST /store/crypto/refund-claims); the kit's `CryptoRefundClaim` is checked to be the same. */
-export interface StoreRefundClaimView {
-  status: RefundClaimStatus
-  amount: string
-  psys_cid: string
-  currency: string | null
-  network: string | null
-  order_display_id: number | null
-  expires_at: string
-  address: string | null
-  tx_url: string | null
-  error: string | null
-}
-
+/** A claim as the storefront shows it: the status derived, the refusal only while the shopper may enter another address. */
 export function storeRefundClaimView(row: ClaimRow, withdrawal: ClaimWithdrawal | undefined, orderDisplayId: number | null, now: Date): StoreRefundClaimView {
   const status = refundClaimStatus(row, withdrawal, now)
   return {

@@ -105,9 +105,6 @@ export function offeredCoins(all: readonly CachedCurrency[], allowed: readonly s
   return all.filter((coin) => !coin.hidden && (allowed.length === 0 || allowed.includes(coin.psys_cid)))
 }
 
-/** Why a coin the merchant accepts is not offered for one cart (docs/storefront.md, `GET /store/crypto/currencies`). */
-export type CoinUnavailableReason = "below_minimum"
-
 /** A coin's smallest invoice (spec §2.4 `min_sum_in`), in the coin and in the cart's currency. */
 export interface CoinMinimum {
   /** In the coin (`min_sum_in`). */

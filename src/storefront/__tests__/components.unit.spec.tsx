@@ -46,7 +46,7 @@ describe("CryptoCoinPicker", () => {
   })
 
   it("shows a coin whose minimum the total does not reach as disabled, with its minimum", () => {
-    const unavailable = [{ psys_cid: "BTC", currency: "BTC", name: "Bitcoin", icon: null, reason: "below_minimum", minimum: "0.0001", minimum_fiat: "5.92" }]
+    const unavailable = [{ psys_cid: "BTC", currency: "BTC", name: "Bitcoin", icon: null, reason: "below_minimum" as const, minimum: "0.0001", minimum_fiat: "5.92" }]
     render(<CryptoCoinPicker currencies={coins.slice(0, 2)} unavailable={unavailable} value={null} onChange={() => undefined} total={{ amount: "1", currencyCode: "EUR" }} locale="en-US" />)
     const btc = screen.getByRole("radio", { name: /BTC.*minimum is 0\.0001 BTC \(€5\.92\)/ }) as HTMLInputElement
     expect(btc.disabled).toBe(true)
@@ -225,7 +225,7 @@ describe("CryptoPaymentResult", () => {
     const status = statusWith(null, {
       cart_changed: true,
       abandoned_payments: [
-        { order_number: "cart_1", txn_id: "txn_old", psys_cid: "LTC", currency: "LTC", source_currency: "EUR", source_amount: "84.9", received_amount: "1.1", reason: "cart_changed", next_step: "refund" },
+        { order_number: "cart_1", attempt: 1, txn_id: "txn_old", status: "new", psys_cid: "LTC", currency: "LTC", network: "LTC", source_currency: "EUR", source_amount: "84.9", amount: "1.11", received_amount: "1.1", reason: "cart_changed", next_step: "refund" },
       ],
     })
     const onDecision = jest.fn()

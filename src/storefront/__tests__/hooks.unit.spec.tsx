@@ -231,6 +231,8 @@ describe("useCryptoCurrencies", () => {
       { psys_cid: "BTC", currency: "BTC", name: "Bitcoin", icon: null, amount: "0.0012", rate: "41000", maintenance: true, default: true },
       { psys_cid: "USDT_TRX", currency: "USDT", name: "Tether", icon: null, amount: "49.9", rate: "1", maintenance: false, default: false },
     ],
+    unavailable: [],
+    reason: null,
   }
 
   it("reads the coins once and picks the default coin that is not under maintenance", async () => {

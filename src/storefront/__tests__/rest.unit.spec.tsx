@@ -26,6 +26,7 @@ const topUp = (over: Partial<CryptoTopUp> = {}): CryptoTopUp => ({
   amount: "0.52133585",
   received_amount: null,
   address: "ltc1qrestaddress",
+  qr_code: null,
   expires_at: "2030-01-01T01:00:00.000Z",
   ...over,
 })

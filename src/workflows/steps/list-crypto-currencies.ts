@@ -1,62 +1,18 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { belowMinimum, convertToCoin, listCurrencies, offeredCoins, type CoinUnavailableReason } from "../../core/payment/currency-cache"
+import { belowMinimum, convertToCoin, listCurrencies, offeredCoins } from "../../core/payment/currency-cache"
 import { exact, storedAmountToDecimalString } from "../../core/money"
 import { isCryptoProviderId, resolveCryptoProvider } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
+import type { CryptoCurrenciesResponse, CryptoCurrencyOption, CryptoCurrencyUnavailable } from "../../storefront/types"
 import { assertCartInSalesChannels } from "./find-cart-crypto-invoice"
-
-export interface CryptoCurrencyOption {
-  psys_cid: string
-  currency: string | null
-  name: string | null
-  icon: string | null
-  /** The cart total in this coin at the current rate (display only; the invoice decides). */
-  amount: string | null
-  /** Price of one coin in the cart's currency. */
-  rate: string | null
-  maintenance: boolean
-  default: boolean
-}
-
-/**
- * A coin the merchant accepts that is not offered for this cart, and why: `below_minimum` (the cart
- * total, converted at the gateway's rate, is below the coin's smallest invoice, spec §2.4
- * `min_sum_in`). Coins the shop disabled at the gateway are not listed at all.
- */
-export interface CryptoCurrencyUnavailable {
-  psys_cid: string
-  currency: string | null
-  name: string | null
-  icon: string | null
-  reason: CoinUnavailableReason
-  /** The coin's minimum, in the coin. */
-  minimum: string
-  /** The same in the cart's currency at the gateway's rate, rounded up to its minor units. */
-  minimum_fiat: string
-}
-
-/** Why no coin at all is offered: `zero_total` (nothing to pay). */
-export type CryptoCurrenciesReason = "zero_total"
-
-export interface CryptoCurrenciesForCart {
-  cart_id: string
-  provider_id: string
-  currency_code: string
-  total: string
-  /** The coins the shopper may pick. */
-  currencies: CryptoCurrencyOption[]
-  /** Coins not offered for this cart, with the reason. */
-  unavailable: CryptoCurrencyUnavailable[]
-  /** Why `currencies` is empty when no coin could be offered whatever its rate; else null. */
-  reason: CryptoCurrenciesReason | null
-}
 
 export const listCryptoCurrenciesStepId = "list-crypto-currencies"
 
 /**
  * The coins a shopper may pick for a cart, with the cart total converted (cached rates, spec §4.8);
- * the coins whose minimum the total does not reach, listed apart with it; none for a zero total.
+ * the coins whose minimum the total does not reach, listed apart with it; none for a zero total. The
+ * answer is the storefront kit's declaration of the route's (src/storefront/types.ts).
  */
 export const listCryptoCurrenciesStep = createStep(
   listCryptoCurrenciesStepId,
@@ -82,7 +38,7 @@ export const listCryptoCurrenciesStep = createStep(
     const answer = { cart_id: cart.id, provider_id: entry.providerId, currency_code: cart.currency_code, total }
     if (exact(total).isZero()) {
       // Nothing to pay: no invoice can be made (the provider refuses a zero amount).
-      return new StepResponse<CryptoCurrenciesForCart>({ ...answer, currencies: [], unavailable: [], reason: "zero_total" })
+      return new StepResponse<CryptoCurrenciesResponse>({ ...answer, currencies: [], unavailable: [], reason: "zero_total" })
     }
     const all = await listCurrencies(client, resolveCryptoModule(container), cart.currency_code)
     const currencies: CryptoCurrencyOption[] = []
@@ -103,6 +59,6 @@ export const listCryptoCurrenciesStep = createStep(
         default: coin.psys_cid === effective.defaultCurrency,
       })
     }
-    return new StepResponse<CryptoCurrenciesForCart>({ ...answer, currencies, unavailable, reason: null })
+    return new StepResponse<CryptoCurrenciesResponse>({ ...answer, currencies, unavailable, reason: null })
   }
 )

@@ -6,163 +6,35 @@ import { exact, sumAmounts } from "../../core/money"
 import { networkOf } from "../../core/coins"
 import { groupReceived, topUpCommission, topUpPlan, type TopUpGroupRow } from "../../core/payment/top-up"
 import { isDecimalString } from "../../gateway/core/money"
-import { shopperStatusOf, statusFacts, type ShopperPaymentStatus } from "../../core/payment/payment-state"
+import { shopperStatusOf, statusFacts } from "../../core/payment/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
+import type { CryptoAbandonedPayment, CryptoInvoiceStatus, CryptoPaymentRest, CryptoPaymentStatusResponse, CryptoTopUp } from "../../storefront/types"
 import { CART_NOT_FOUND_MESSAGE } from "./find-cart-crypto-invoice"
 import { cartOrderCanceled } from "./open-crypto-top-up"
 
-/** Block confirmations of the payment: `required` is what the invoice needs to complete (spec §2.1). */
-export interface CryptoPaymentConfirmations {
-  current: number
-  required: number
+/**
+ * The answer of GET /store/crypto/payment-status (and of the refresh and top-up routes): the storefront
+ * kit's declaration (src/storefront/types.ts), which is what a storefront reads, and beside each
+ * invoice its account for the merchant's tools: expected, received, confirmed, sent back, refunded,
+ * held, in its coin (src/core/money-out/account.ts). The kit does not read it.
+ */
+export interface StoreCryptoPaymentStatus extends CryptoPaymentStatusResponse {
+  invoice: StoreCryptoPaymentInvoice | null
+  abandoned_payments: StoreCryptoAbandonedPayment[]
 }
 
-/**
- * The active invoice as a storefront shows it (GET /store/crypto/payment-status). Every amount is a
- * decimal string in `currency` (the coin), `source_amount` in `source_currency` (the cart's). The
- * white-label fields (`address`, `qr_code`, `expires_at`, `confirmations`, `pending_amount`) are null
- * for a hosted invoice: the gateway's page shows them.
- */
-export interface StoreCryptoPaymentInvoice {
-  provider_id: string
-  order_number: string
-  attempt: number
-  txn_id: string | null
-  invoice_url: string | null
-  /** The gateway's invoice status (spec §3): new, pending, pending internal, completed, mismatch, expired, cancelled, error. */
-  status: string | null
-  /** What we applied in Medusa: pending, pending_authorization, captured, canceled, error. */
-  session_status: string
-  /** What the shopper is told, mapped here so a storefront never reads gateway statuses (src/core/payment/payment-state.ts). */
-  shopper_status: ShopperPaymentStatus
-  white_label: boolean
-  psys_cid: string | null
-  /** The coin's code (spec §1 item 6: may differ from psys_cid on a test network). */
-  currency: string | null
-  /** The network the coin travels on: the suffix of a token's psys_cid (USDT_TRX → TRX), else the coin itself. */
-  network: string | null
-  source_currency: string
-  source_amount: string
-  /**
-   * Price of one coin in `source_currency` when the invoice was made (spec §2.1 `source_rate`: "rate
-   * from psys_cid to source_currency"), kept in the session data by the provider; a decimal string
-   * such as "76.47". Null for a hosted invoice, after a coin switch, and for a session older than it:
-   * a storefront then omits the rate rather than derive one from rounded figures (docs/storefront.md).
-   */
-  source_rate: string | null
-  /** What the invoice asks for, commission included. */
-  amount: string | null
-  /**
-   * The gateway's commission the shopper pays, included in `amount` (spec §2.1: `invoice_total_sum`
-   * minus the invoice's `amount` when the client pays it, kept in the session data by the provider),
-   * so a storefront can say so beside the one amount it shows (docs/storefront.md). Null when none is
-   * added or the session does not tell (hosted).
-   */
-  commission_amount: string | null
-  /** @deprecated the same as `amount`; kept for storefronts written against 0.1. */
-  expected_amount: string | null
-  /** What is still to pay (white-label). */
-  pending_amount: string | null
-  received_amount: string | null
-  overpaid_amount: string | null
-  /** The shortfall of a payment accepted within the underpaid tolerance, in the coin. */
-  underpaid_amount: string | null
-  refund_due_amount: string | null
-  /** The invoice's account: expected, received, confirmed, sent back, refunded, held, with its coin (src/core/money-out/account.ts). */
+/** The cart's current invoice, with its account. */
+export interface StoreCryptoPaymentInvoice extends CryptoInvoiceStatus {
   account: InvoiceAccount | null
-  address: string | null
-  /** The gateway's QR image as a data URL (white-label). */
-  qr_code: string | null
-  /** ISO 8601, UTC. */
-  expires_at: string | null
-  confirmations: CryptoPaymentConfirmations | null
-  tx_urls: string[]
-  last_synced_at: string | null
-  /**
-   * Paying the rest (docs/attention.md#paying-the-rest): set when this invoice ended short with money
-   * on it, or has top-ups. Null otherwise (a partial payment to an open invoice is finished on the
-   * same address: `pending_amount`).
-   */
-  rest: StoreCryptoPaymentRest | null
 }
 
-/** The rest of an invoice that ended short, and its latest top-up. Amounts in the invoice's coin. */
-export interface StoreCryptoPaymentRest {
-  /** Received by the invoice and its top-ups together. */
-  received_amount: string
-  /** Still due: what the invoice asked for (plus any commission on the top-ups) minus what was received. */
-  due_amount: string
-  /** The shopper may open a top-up now (POST /store/crypto/payment-sessions/top-up). */
-  can_pay_rest: boolean
-  /** The latest top-up; while it is open, the shopper pays this one. */
-  top_up: StoreCryptoTopUp | null
-}
-
-/** A top-up invoice as the storefront shows it. White-label fields are null on a hosted invoice. */
-export interface StoreCryptoTopUp {
-  order_number: string
-  txn_id: string | null
-  invoice_url: string | null
-  status: string | null
-  shopper_status: ShopperPaymentStatus
-  psys_cid: string | null
-  currency: string | null
-  network: string | null
-  /** What the top-up asks for, commission included. */
-  amount: string | null
-  received_amount: string | null
-  address: string | null
-  qr_code: string | null
-  expires_at: string | null
-}
-
-/**
- * Why an invoice no longer pays the cart: `cart_changed` (the cart changed and Medusa deleted the
- * session the invoice paid), `amount_changed` (the session got a new invoice for a new amount),
- * `replaced` (the cart got a new invoice after this one expired or was cancelled).
- */
-export type AbandonedInvoiceReason = "cart_changed" | "amount_changed" | "replaced"
-
-/**
- * Money received on an invoice the cart no longer uses (docs/storefront.md, "Money on an earlier
- * invoice"). It never pays the cart: the merchant sends it back in its coin (docs/attention.md,
- * `abandoned_invoice_payment`: refund in crypto) and the shopper pays the cart's current total.
- * Every amount is in `currency` (the coin); `source_amount` is what that invoice was made for.
- */
-export interface StoreCryptoAbandonedPayment {
-  order_number: string
-  attempt: number
-  txn_id: string | null
-  /** The gateway's status of that invoice (spec §3). */
-  status: string | null
-  psys_cid: string | null
-  currency: string | null
-  network: string | null
-  source_currency: string
-  source_amount: string
-  /** What that invoice asked for. */
-  amount: string | null
-  /** What it received. */
-  received_amount: string
-  reason: AbandonedInvoiceReason
-  /** What happens next: the merchant returns the money (refund in crypto). */
-  next_step: "refund"
-  /** That invoice's account (what it received, what was sent back), in its coin; it never holds the order's money. */
+/** That invoice's account: what it received, what was sent back; it never holds the order's money. */
+export interface StoreCryptoAbandonedPayment extends CryptoAbandonedPayment {
   account: InvoiceAccount
 }
 
-export interface StoreCryptoPaymentStatus {
-  cart_id: string
-  order_id: string | null
-  payment_collection_status: string | null
-  /** The cart's current invoice; null when the cart changed and no new invoice exists yet (`cart_changed`). */
-  invoice: StoreCryptoPaymentInvoice | null
-  /** The cart has crypto invoices, none of which pays it now: start a new payment for its current total. */
-  cart_changed: boolean
-  /** Money received on invoices the cart no longer uses: shown for what it is, never as the cart's payment. */
-  abandoned_payments: StoreCryptoAbandonedPayment[]
-}
+export type { CryptoConfirmations as CryptoPaymentConfirmations } from "../../storefront/types"
 
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null)
 
@@ -207,7 +79,7 @@ function hasMoney(invoice: InvoiceRow): boolean {
   return (received !== null && exact(received).gt(0)) || statusFacts(invoice.gateway_status).moneySeen
 }
 
-function abandonedReason(invoice: InvoiceRow): AbandonedInvoiceReason {
+function abandonedReason(invoice: InvoiceRow): CryptoAbandonedPayment["reason"] {
   if (invoice.superseded_by !== null) return "amount_changed"
   return statusFacts(invoice.gateway_status).closedUnpaid ? "replaced" : "cart_changed"
 }
@@ -282,7 +154,7 @@ async function invoiceView(
 }
 
 /** The rest of an invoice that ended short and its top-ups (docs/attention.md#paying-the-rest). */
-async function restOf(cryptoModule: CryptoModuleService, root: InvoiceRow, orderCanceled: () => Promise<boolean>): Promise<StoreCryptoPaymentRest | null> {
+async function restOf(cryptoModule: CryptoModuleService, root: InvoiceRow, orderCanceled: () => Promise<boolean>): Promise<CryptoPaymentRest | null> {
   const topUps = await cryptoModule.listCryptoInvoices({ topup_of: root.id }, { order: { created_at: "ASC" } })
   const endedShort = root.session_status === "canceled" && root.received_amount !== null && exact(root.received_amount).gt(0)
   if (topUps.length === 0 && !endedShort) return null
@@ -310,7 +182,7 @@ async function restOf(cryptoModule: CryptoModuleService, root: InvoiceRow, order
   }
 }
 
-function topUpView(row: InvoiceRow): StoreCryptoTopUp {
+function topUpView(row: InvoiceRow): CryptoTopUp {
   const details = (typeof row.topup_details === "object" && row.topup_details !== null ? row.topup_details : {}) as Record<string, unknown>
   const address = text(details.wallet_hash)
   const fields = {
