@@ -10,7 +10,7 @@ import { createCartWorkflow, createStoresWorkflow } from "@medusajs/medusa/core-
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
-import { snapshotCryptoBalancesWorkflow } from "../../src/workflows/snapshot-crypto-balances"
+import { snapshotCryptoBalancesWorkflow, type SnapshotCryptoBalancesInput } from "../../src/workflows/snapshot-crypto-balances"
 import {
   callbacksDeliveredAndProcessed,
   createCryptoStore,
@@ -118,18 +118,21 @@ medusaIntegrationTestRunner({
         expect(data.buckets).toHaveLength(30)
         for (const coin of ["BTC", "ETH"]) {
           const mine = rows.filter((row) => row.psys_cid === coin)
-          const day = dayOf(mine[0])
           const series = data.series.find((s: { psys_cid: string }) => s.psys_cid === coin)
-          const point = series.points.find((p: { bucket: string }) => p.bucket === day)
-          expect(point).toEqual({
-            bucket: day,
-            received: mine.reduce((sum, row) => sum.plus(row.received_amount), new Decimal(0)).toFixed(),
-            fiat_value: mine.reduce((sum, row) => sum.plus(expectedValue(row)), new Decimal(0)).toFixed(2),
-            invoices: mine.length,
-            unvalued: 0,
-          })
-          // Every other day of the period is zero.
-          expect(series.points.filter((p: { invoices: number }) => p.invoices > 0)).toHaveLength(1)
+          // The days come from the rows (two when the payments straddle midnight UTC); every other day of the period is zero.
+          const days = [...new Set(mine.map(dayOf))].sort()
+          expect(series.points.filter((p: { invoices: number }) => p.invoices > 0)).toEqual(
+            days.map((day) => {
+              const paid = mine.filter((row) => dayOf(row) === day)
+              return {
+                bucket: day,
+                received: paid.reduce((sum, row) => sum.plus(row.received_amount), new Decimal(0)).toFixed(),
+                fiat_value: paid.reduce((sum, row) => sum.plus(expectedValue(row)), new Decimal(0)).toFixed(2),
+                invoices: paid.length,
+                unvalued: 0,
+              }
+            })
+          )
         }
         // The gateway gave each invoice its rate (spec §2.1 `source_rate`): the coins received are
         // valued at it, commission the shopper paid on top included.
@@ -138,12 +141,12 @@ medusaIntegrationTestRunner({
         expect(ethRow?.source_rate).toMatch(/^\d+(\.\d+)?$/)
         expect(eth.fiat_value).toBe(new Decimal(ethRow?.received_amount ?? "").times(ethRow?.source_rate ?? "").toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2))
 
-        // The same money in the week and the month that hold the day.
+        // The same money and invoices in the weeks and the months that hold the days.
         for (const interval of ["week", "month"]) {
           const other = (await api.get(`/admin/crypto/charts/volume?interval=${interval}&provider_id=${CRYPTO_PROVIDER_ID}`, auth)).data
           const btc = other.series.find((s: { psys_cid: string }) => s.psys_cid === "BTC")
           expect(btc.received).toBe(data.series.find((s: { psys_cid: string }) => s.psys_cid === "BTC").received)
-          expect(btc.points.filter((p: { invoices: number }) => p.invoices > 0)).toEqual([expect.objectContaining({ invoices: 2 })])
+          expect(btc.points.reduce((sum: number, p: { invoices: number }) => sum + p.invoices, 0)).toBe(2)
         }
 
         // In another currency the EUR invoices are counted in coins, never converted.
@@ -173,12 +176,11 @@ medusaIntegrationTestRunner({
       it("two runs at once and a third the same day leave one row per coin, holding the gateway's balance; the balances chart shows it", async () => {
         const container = getContainer()
         await paidCheckout(container, api, await storeWithCarts(container), "ETH")
-        const day = new Date().toISOString().slice(0, 10)
+        // Runs at a named moment: the rows' day is its UTC day, whenever the test runs.
+        const day = "2025-11-01"
+        const run = (input: SnapshotCryptoBalancesInput) => snapshotCryptoBalancesWorkflow(container).run({ input: { taken_at: `${day}T00:05:00Z`, ...input } })
 
-        const [first, second] = await Promise.all([
-          snapshotCryptoBalancesWorkflow(container).run({ input: { provider_id: CRYPTO_PROVIDER_ID } }),
-          snapshotCryptoBalancesWorkflow(container).run({ input: { provider_id: CRYPTO_PROVIDER_ID } }),
-        ])
+        const [first, second] = await Promise.all([run({ provider_id: CRYPTO_PROVIDER_ID }), run({ provider_id: CRYPTO_PROVIDER_ID })])
         const created = [...first.result[0].created, ...second.result[0].created].sort()
         const rows = await snapshotRows(container)
         expect(rows.length).toBeGreaterThan(0)
@@ -187,25 +189,43 @@ medusaIntegrationTestRunner({
         expect(new Set(rows.map((row) => `${row.provider_id}/${row.day}/${row.psys_cid}`)).size).toBe(rows.length)
         expect(rows.every((row) => row.day === day && row.provider_id === CRYPTO_PROVIDER_ID)).toBe(true)
 
-        const third = await snapshotCryptoBalancesWorkflow(container).run({ input: {} })
+        // Every provider, at another moment of the same day.
+        const third = await run({ taken_at: `${day}T23:59:59.999Z` })
         expect(third.result.find((p) => p.provider_id === CRYPTO_PROVIDER_ID)).toMatchObject({ created: [], day })
         expect((await snapshotRows(container)).map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort())
-        // The admin's "Record today's balances" runs the same workflow: nothing new the same day.
-        const now = (await api.post("/admin/crypto/charts/balances", {}, auth)).data
-        expect(now.snapshots).toEqual([expect.objectContaining({ provider_id: CRYPTO_PROVIDER_ID, day, created: [], error: null })])
-        expect((await requestFailure(api.post("/admin/crypto/charts/balances", { provider: "x" }, auth))).status).toBe(400)
-        expect((await snapshotRows(container)).map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort())
+        // A workflow rejects with its step's error as a plain object, not an Error: hence toMatchObject.
+        await expect(run({ taken_at: "2025-11-01 00:05" })).rejects.toMatchObject({ type: "invalid_data", message: expect.stringContaining("taken_at must be an ISO 8601 UTC date") })
 
         const eth = rows.find((row) => row.psys_cid === "ETH")
         expect(eth?.balance).toBe((await gateway.client().balances.retrieve("ETH")).balance.toFixed())
         expect(new Decimal(eth?.balance ?? "0").gt(0)).toBe(true)
-
-        const { data } = await api.get("/admin/crypto/charts/balances", auth)
-        expect(data).toMatchObject({ provider_id: CRYPTO_PROVIDER_ID, to: day, days: [day] })
+        const { data } = await api.get(`/admin/crypto/charts/balances?from=${day}&to=${day}`, auth)
+        expect(data).toMatchObject({ provider_id: CRYPTO_PROVIDER_ID, from: day, to: day, days: [day] })
         expect(data.series.find((s: { psys_cid: string }) => s.psys_cid === "ETH").points).toEqual([
           expect.objectContaining({ day, balance: eth?.balance }),
         ])
         expect((await requestFailure(api.get("/admin/crypto/charts/balances?from=2026-13-01", auth))).message).toContain("from")
+      })
+
+      it("the admin's Record today's balances runs the same workflow on the server's day, once per day", async () => {
+        const container = getContainer()
+        const today = () => new Date().toISOString().slice(0, 10)
+        const before = today()
+        const { snapshots } = (await api.post("/admin/crypto/charts/balances", {}, auth)).data
+        const after = today()
+        expect(snapshots).toEqual([expect.objectContaining({ provider_id: CRYPTO_PROVIDER_ID, error: null })])
+        const [{ day, created }] = snapshots
+        // The server read its clock once, between these two readings: its day is one of theirs.
+        expect([before, after]).toContain(day)
+        const rows = (await snapshotRows(container)).filter((row) => row.day === day)
+        expect(rows.length).toBeGreaterThan(0)
+        expect([...created].sort()).toEqual(rows.map((row) => row.psys_cid).sort())
+        // The workflow run later on that day finds the rows: nothing new.
+        const again = await snapshotCryptoBalancesWorkflow(container).run({ input: { taken_at: `${day}T23:59:59.999Z` } })
+        expect(again.result.find((p) => p.provider_id === CRYPTO_PROVIDER_ID)).toMatchObject({ created: [], day })
+        expect((await snapshotRows(container)).filter((row) => row.day === day).map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort())
+        expect((await api.get("/admin/crypto/charts/balances", auth)).data.days).toContain(day)
+        expect((await requestFailure(api.post("/admin/crypto/charts/balances", { provider: "x" }, auth))).status).toBe(400)
       })
     })
 

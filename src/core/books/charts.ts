@@ -29,6 +29,14 @@ export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10)
 }
 
+/** The moment an ISO 8601 text names: a date-time with its offset, or a day `YYYY-MM-DD` (its 00:00 UTC); null for another text or a day no calendar has (2026-02-30). */
+export function utcMomentOf(value: string): Date | null {
+  const [, day, time] = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(value) ?? []
+  const midnight = new Date(`${day}T00:00:00Z`)
+  const at = time === undefined ? midnight : new Date(value)
+  return day === undefined || Number.isNaN(midnight.getTime()) || Number.isNaN(at.getTime()) || utcDay(midnight) !== day ? null : at
+}
+
 const utcMidnight = (at: Date): Date => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()))
 
 /**

@@ -12,6 +12,7 @@ import {
   VOLUME_PAGE_SIZE,
   type VolumeInvoiceReader,
   type VolumeInvoiceRow,
+  utcMomentOf,
 } from "../charts"
 import type { AttentionQueueService } from "../attention-queue"
 
@@ -74,6 +75,14 @@ describe("buckets", () => {
   it("an asked period is kept as asked", () => {
     const period = chartPeriod("day", utc("2026-11-27T15:00:00Z"), { from: utc("2026-11-01T00:00:00Z"), to: utc("2026-11-08T00:00:00Z") })
     expect(bucketCount(period, "day")).toBe(7)
+  })
+
+  it("reads an ISO 8601 day as its 00:00 UTC and a date-time by its offset; refuses any other text and a day no calendar has", () => {
+    expect(utcMomentOf("2026-11-01")?.toISOString()).toBe("2026-11-01T00:00:00.000Z")
+    expect(utcMomentOf("2026-11-01T00:05:00+02:00")?.toISOString()).toBe("2026-10-31T22:05:00.000Z")
+    for (const text of ["2026-11-01 00:05", "2026-11-01T00:05:00", "Nov 1 2026", "2026-02-30", "2026-02-30T00:00:00Z", "2026-11-01T25:00:00Z", ""]) {
+      expect(utcMomentOf(text)).toBeNull()
+    }
   })
 })
 

@@ -1,20 +1,15 @@
 import { z } from "@medusajs/framework/zod"
 import { balanceChartDays, MAX_BALANCE_DAYS } from "../../../../core/books/balance-snapshot"
-import { bucketCount, CHART_INTERVALS, chartPeriod, MAX_BUCKETS, type ChartInterval } from "../../../../core/books/charts"
+import { bucketCount, CHART_INTERVALS, chartPeriod, MAX_BUCKETS, utcMomentOf } from "../../../../core/books/charts"
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
-/** A real calendar day (2026-02-30 is not one: it reads back as another day). */
-const isDay = (value: string | undefined): boolean => value === undefined || (DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value))
 
 /** A UTC moment: an ISO 8601 date-time with its offset, or a day `YYYY-MM-DD` (its 00:00 UTC). `to` is exclusive. */
 const moment = (field: string) =>
   z
     .string({ error: `${field} must be an ISO 8601 UTC date such as "2026-11-01" or "2026-11-01T00:00:00Z"` })
     .trim()
-    .refine(
-      (value) => (DAY.test(value) ? isDay(value) : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))),
-      `${field} must be an ISO 8601 UTC date such as "2026-11-01" or "2026-11-01T00:00:00Z"`
-    )
+    .refine((value) => utcMomentOf(value) !== null, `${field} must be an ISO 8601 UTC date such as "2026-11-01" or "2026-11-01T00:00:00Z"`)
     .transform((value) => new Date(DAY.test(value) ? `${value}T00:00:00Z` : value))
 
 const providerId = z.string().trim().min(1, "provider_id must not be empty").optional()
@@ -33,14 +28,11 @@ export const AdminCryptoVolumeChartQuery = z
       .transform((value) => value.toUpperCase())
       .optional(),
   })
-  .superRefine((query, ctx) => {
-    // A field that failed its own check is not a Date: its error is reported already.
-    if (!(query.from === undefined || query.from instanceof Date) || !(query.to === undefined || query.to instanceof Date)) return
-    const interval: ChartInterval = query.interval
-    const period = chartPeriod(interval, new Date(), { from: query.from, to: query.to })
-    if (period.from.getTime() >= period.to.getTime()) {
-      ctx.addIssue({ code: "custom", path: ["from"], message: "from must be before to" })
-    } else if (bucketCount(period, interval) > MAX_BUCKETS[interval]) {
+  // The period is fixed here, from the request's one reading of the clock; the route reads it from the query.
+  .transform(({ from, to, ...query }) => ({ ...query, period: chartPeriod(query.interval, new Date(), { from, to }) }))
+  .superRefine(({ interval, period }, ctx) => {
+    if (period.from.getTime() >= period.to.getTime()) ctx.addIssue({ code: "custom", path: ["from"], message: "from must be before to" })
+    else if (bucketCount(period, interval) > MAX_BUCKETS[interval]) {
       ctx.addIssue({ code: "custom", path: ["from"], message: `from..to spans more than ${MAX_BUCKETS[interval]} ${interval}s: ask for a shorter period or a longer interval` })
     }
   })
@@ -50,14 +42,14 @@ const day = (field: string) =>
   z
     .string({ error: `${field} must be a UTC day such as "2026-11-01"` })
     .trim()
-    .refine((value) => isDay(value), `${field} must be a UTC day such as "2026-11-01"`)
+    .refine((value) => DAY.test(value) && utcMomentOf(value) !== null, `${field} must be a UTC day such as "2026-11-01"`)
 
 /** GET /admin/crypto/charts/balances (docs/books.md#balances-over-time). */
 export const AdminCryptoBalanceChartQuery = z
   .object({ from: day("from").optional(), to: day("to").optional(), provider_id: providerId })
-  .superRefine((query, ctx) => {
-    if (!isDay(query.from) || !isDay(query.to)) return
-    const period = balanceChartDays(new Date(), query)
+  // The days are fixed here, from the request's one reading of the clock; the route reads them from the query.
+  .transform(({ provider_id, ...asked }) => ({ provider_id, ...balanceChartDays(new Date(), asked) }))
+  .superRefine((period, ctx) => {
     const days = (Date.parse(`${period.to}T00:00:00Z`) - Date.parse(`${period.from}T00:00:00Z`)) / (24 * 3600 * 1000)
     if (days < 0) ctx.addIssue({ code: "custom", path: ["from"], message: "from must not be after to" })
     else if (days >= MAX_BALANCE_DAYS) ctx.addIssue({ code: "custom", path: ["from"], message: `from..to spans more than ${MAX_BALANCE_DAYS} days` })

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { balanceChartDays, readBalanceHistory } from "../../../../../core/books/balance-snapshot"
+import { readBalanceHistory } from "../../../../../core/books/balance-snapshot"
 import { resolveCryptoProviderEntry } from "../../../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 import { snapshotCryptoBalancesWorkflow } from "../../../../../workflows/snapshot-crypto-balances"
@@ -13,8 +13,7 @@ import type { AdminCryptoBalanceChartResponse, AdminCryptoBalanceSnapshotRespons
  */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoBalanceChartQueryType>, res: MedusaResponse<AdminCryptoBalanceChartResponse>) => {
   const { providerId } = resolveCryptoProviderEntry(req.scope, req.validatedQuery.provider_id)
-  const days = balanceChartDays(new Date(), { from: req.validatedQuery.from, to: req.validatedQuery.to })
-  const history = await readBalanceHistory(resolveCryptoModule(req.scope), { provider_id: providerId, ...days })
+  const history = await readBalanceHistory(resolveCryptoModule(req.scope), { ...req.validatedQuery, provider_id: providerId })
   res.json({ ...history, provider_id: providerId })
 }
 

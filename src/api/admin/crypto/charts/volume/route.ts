@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { chartPeriod, readVolumeChart, storeDefaultCurrency } from "../../../../../core/books/charts"
+import { readVolumeChart, storeDefaultCurrency } from "../../../../../core/books/charts"
 import { resolveCryptoProviderEntry } from "../../../../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../../../../modules/crypto"
 import type { AdminCryptoVolumeChartQueryType } from "../validators"
@@ -12,11 +12,11 @@ import type { AdminCryptoVolumeChartResponse } from "../../types"
  * 26 weeks or 12 months; every provider unless one is named.
  */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoVolumeChartQueryType>, res: MedusaResponse<AdminCryptoVolumeChartResponse>) => {
-  const { interval, from, to, provider_id, currency } = req.validatedQuery
+  const { interval, period, provider_id, currency } = req.validatedQuery
   const providerId = provider_id === undefined ? undefined : resolveCryptoProviderEntry(req.scope, provider_id).providerId
   const chart = await readVolumeChart(resolveCryptoModule(req.scope), {
     interval,
-    period: chartPeriod(interval, new Date(), { from, to }),
+    period,
     fiat_currency: currency ?? (await storeDefaultCurrency(req.scope)),
     provider_id: providerId,
   })
