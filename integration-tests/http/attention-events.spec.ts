@@ -10,7 +10,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Decimal } from "decimal.js"
 import { CryptoEvents, type CryptoEventName, type CryptoInvoiceCreatedEvent, type CryptoMoneyEvent } from "../../src/core/events"
 import { resolveCryptoModule } from "../../src/modules/crypto"
-import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
+import { reconcileCryptoPayments } from "../../src/jobs/reconcile-crypto-payments"
 import {
   CRYPTO_PROVIDER_ID,
   attentionPage,
@@ -286,7 +286,7 @@ medusaIntegrationTestRunner({
         // emits no second crypto.payment.received (docs/events.md: once, on the move to captured), the
         // only thing that starts this e-mail. The sync emits it before its step returns, so whatever
         // the run emitted has reached the subscriber when run() resolves: nothing left to wait for.
-        await reconcileCryptoPaymentsWorkflow(getContainer()).run({ input: { older_than_seconds: 0 } })
+        await reconcileCryptoPayments(getContainer(), { older_than_seconds: 0 })
         expect(eventsAbout(CryptoEvents.PAYMENT_RECEIVED, (data) => data.order_id === orderId)).toHaveLength(1)
         expect(await notifications.listNotifications({ resource_id: orderId, trigger_type: CryptoEvents.PAYMENT_RECEIVED })).toHaveLength(1)
       })
@@ -461,7 +461,7 @@ medusaIntegrationTestRunner({
         await gateway.control().pay(txnId)
         await gateway.sandbox.callbacksIdle()
         for (let run = 0; run < 3; run += 1) {
-          await reconcileCryptoPaymentsWorkflow(getContainer()).run({ input: { older_than_seconds: 0 } })
+          await reconcileCryptoPayments(getContainer(), { older_than_seconds: 0 })
         }
 
         const queue = await eventually(async () => {

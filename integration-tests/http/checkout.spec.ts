@@ -9,7 +9,8 @@ import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
 import { releaseCryptoInvoiceReservation, reserveCryptoInvoice } from "../../src/core/payment/invoice-reservation"
 import { defaultSeed, type Seed } from "../../src/sandbox"
-import { reconcileCryptoPaymentsWorkflow, recordCryptoCallbackFailureWorkflow, updateCryptoSettingsWorkflow } from "../../src/workflows"
+import { recordCryptoCallbackFailureWorkflow, updateCryptoSettingsWorkflow } from "../../src/workflows"
+import { reconcileCryptoPayments } from "../../src/jobs/reconcile-crypto-payments"
 import {
   CRYPTO_PROVIDER_ID,
   callbacksDeliveredAndProcessed,
@@ -600,7 +601,7 @@ medusaIntegrationTestRunner({
           await gateway.control().pay(txnId)
           expect(await orderIdsForCart(container, store.cartId)).toEqual([])
 
-          const { result } = await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
+          const result = await reconcileCryptoPayments(container, { older_than_seconds: 0 })
 
           expect(result).toMatchObject({ synced: 1, failed: 0 })
           expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1)

@@ -13,7 +13,7 @@ import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
 import { defaultSeed } from "../../src/sandbox"
 import { createWorkflow, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
+import { reconcileCryptoPayments } from "../../src/jobs/reconcile-crypto-payments"
 import { prepareCryptoAttentionRefundStep, type CreateCryptoAttentionRefundInput } from "../../src/workflows/admin/steps/prepare-crypto-attention-refund"
 import { reserveCryptoWithdrawalStep, type ReserveCryptoWithdrawalInput } from "../../src/workflows/admin/steps/reserve-crypto-withdrawal"
 import { resolveCryptoModule } from "../../src/modules/crypto"
@@ -72,7 +72,7 @@ async function settle(): Promise<void> {
 
 /** The reconciliation job's workflow, for everything, now (the job waits a few minutes). */
 async function reconcile(): Promise<void> {
-  await reconcileCryptoPaymentsWorkflow(gateway.container()).run({ input: { older_than_seconds: 0 } })
+  await reconcileCryptoPayments(gateway.container(), { older_than_seconds: 0 })
   await settle()
 }
 

@@ -8,7 +8,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Decimal } from "decimal.js"
 import { signCallback } from "../../src/gateway"
-import { reconcileCryptoPaymentsWorkflow } from "../../src/workflows/reconcile-crypto-payments"
+import { reconcileCryptoPayments } from "../../src/jobs/reconcile-crypto-payments"
 import {
   attentionItems,
   callbacksProcessed,
@@ -127,7 +127,7 @@ medusaIntegrationTestRunner({
         // The gateway finishes the invoice (settle) and its callbacks are lost: only the polling learns it.
         await gateway.control().dropCallbacks({ txnId })
         await gateway.control().settle(txnId)
-        await reconcileCryptoPaymentsWorkflow(container).run({ input: { older_than_seconds: 0 } })
+        await reconcileCryptoPayments(container, { older_than_seconds: 0 })
 
         const orderId = await onlyOrder(container, store)
         const widget = await api.get(`/admin/crypto/orders/${orderId}`, auth)

@@ -26,41 +26,41 @@ export interface SyncedCryptoInvoice {
 }
 
 /**
- * Brings one invoice's Medusa payment and order in line with the gateway: find the invoice group
- * (an invoice, or the invoice a stored callback delivery names), lock it (Medusa's locking module:
- * one sync per invoice group at a time, across processes when a shared lock provider is
+ * Brings one invoice's Medusa payment and order in line with the gateway: find the invoice (an
+ * invoice, or the invoice a stored callback delivery names), lock its cart (Medusa's locking module:
+ * one sync per cart at a time, across processes when a shared lock provider is
  * configured, also when this workflow runs nested in another), re-read it from the gateway, apply.
  * Used by the callback subscriber and the reconciliation job (`{ callback_id }`: the delivery is
  * marked processed with the outcome; the callback itself never moves money, spec §6.3 only proves
  * who sent it; `pay_in` deposits, spec §6.2, are recorded only), by the job for stale invoices, and
  * by the storefront's poll, renewal and top-up (`{ invoice_id }`). A top-up is synced with the
  * invoice whose rest it asks for (docs/attention.md#paying-the-rest): one lock, one decision for
- * both. The invoice row is read once before the lock (to find the group) and once under it (the
- * state the apply moves from), docs/architecture.md#the-callback-path.
+ * both. A delivery's invoice row is read once, under the lock (the state the apply moves from),
+ * docs/architecture.md#the-callback-path.
  */
 export const syncCryptoInvoiceWorkflow = createWorkflow(syncCryptoInvoiceWorkflowId, (input: SyncCryptoInvoiceInput) => {
   const found = findCryptoInvoiceGroupStep(input)
   // One transform per value: a transform's result is passed whole (its properties do not resolve).
   const key = transform({ found }, ({ found }) => found.lock?.key ?? "")
   const ownerId = transform({ found }, ({ found }) => found.lock?.owner)
-  const groupId = transform({ found }, ({ found }) => found.group_id ?? "")
-  const applied = when("crypto-invoice-group-found", { found }, ({ found }) => found.lock !== null).then(() => {
+  const synced = when("crypto-invoice-group-found", { found }, ({ found }) => found.lock !== null).then(() => {
     // executeOnSubWorkflow: Medusa skips a lock step in a workflow run as a step of another unless
     // told otherwise, and the storefront's workflows run this one as a step.
     acquireLockStep({ key, ownerId, timeout: 60, ttl: 180, executeOnSubWorkflow: true })
-    const assessed = assessCryptoInvoiceStep({ invoice_id: groupId })
-    const result = applyCryptoInvoiceStep({ assessment: assessed.assessment, invoice: assessed.invoice, top_up_rows: assessed.top_up_rows, callback_id: found.callback_id })
+    const assessed = assessCryptoInvoiceStep(found)
+    const applyInput = transform({ assessed, found }, ({ assessed, found }) => ({ ...assessed, callback_id: found.callback_id }))
+    const applied = applyCryptoInvoiceStep(applyInput)
     releaseLockStep({ key, ownerId, executeOnSubWorkflow: true })
-    return result
+    return transform({ assessed, applied }, ({ assessed, applied }) => ({ assessed, applied }))
   })
   return new WorkflowResponse(
-    transform({ found, applied }, ({ found, applied }): SyncedCryptoInvoice => ({
+    transform({ found, synced }, ({ found, synced }): SyncedCryptoInvoice => ({
       callback_id: found.callback_id,
-      invoice_id: found.invoice_id,
-      outcome: applied?.outcome ?? found.outcome,
-      session_status: applied?.session_status ?? null,
-      order_id: applied?.order_id ?? null,
-      discrepancies: found.discrepancies,
+      invoice_id: synced?.assessed.invoice_id ?? null,
+      outcome: synced?.applied?.outcome ?? (synced === undefined ? found.outcome : "unmatched"),
+      session_status: synced?.applied?.session_status ?? null,
+      order_id: synced?.applied?.order_id ?? null,
+      discrepancies: synced?.assessed.discrepancies ?? [],
     }))
   )
 })

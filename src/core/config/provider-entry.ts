@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { GatewayClient } from "../../gateway"
@@ -59,28 +60,19 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * The provider lives in the Payment Module's own container (docs/architecture.md#the-provider):
  * routes, workflows and jobs cannot resolve it. They read its options from the same place Medusa
  * does, the config module, so the merchant writes the key once. The config module does not change
- * while the application runs, so its entries are parsed once per config module, and each entry has
- * one client (`clientOf`), not one per call.
+ * while the application runs, so its entries are parsed once per config module; their clients are
+ * `gatewayClientOf`'s, one per configuration, shared with the provider.
  */
 export function listCryptoProviderEntries(configModule: Pick<ConfigModule, "modules">): CryptoProviderEntry[] {
-  return registryOf(configModule).entries
-}
-
-interface Registry {
-  entries: CryptoProviderEntry[]
-  clients: Map<string, GatewayClient>
-}
-
-const registries = new WeakMap<object, Registry>()
-
-function registryOf(configModule: Pick<ConfigModule, "modules">): Registry {
-  let registry = registries.get(configModule)
-  if (registry === undefined) {
-    registry = { entries: parseEntries(configModule), clients: new Map() }
-    registries.set(configModule, registry)
+  let entries = registries.get(configModule)
+  if (entries === undefined) {
+    entries = parseEntries(configModule)
+    registries.set(configModule, entries)
   }
-  return registry
+  return entries
 }
+
+const registries = new WeakMap<object, CryptoProviderEntry[]>()
 
 function parseEntries(configModule: Pick<ConfigModule, "modules">): CryptoProviderEntry[] {
   const declaration = configModule.modules?.[Modules.PAYMENT]
@@ -104,10 +96,23 @@ function parseEntries(configModule: Pick<ConfigModule, "modules">): CryptoProvid
   return entries
 }
 
-/** A client for one provider configuration: the provider's own, and the registry's one per entry. */
-export function createGatewayClient(options: Pick<ResolvedCryptoOptions, "baseUrl" | "apiKey" | "gatewayTimeoutMs">): GatewayClient {
-  // Per attempt (default 20 s): initiatePayment runs while the shopper waits at checkout.
-  return new GatewayClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.gatewayTimeoutMs })
+const clients = new Map<string, GatewayClient>()
+
+/**
+ * THE client of a provider configuration in this process: the provider (built by Medusa in the
+ * Payment Module's container, from its own copy of the options) and the registry's lookups get the
+ * same object for the same base URL, key and timeout. Keyed by the key's hash: the key itself is
+ * kept by the client alone.
+ */
+export function gatewayClientOf(options: Pick<ResolvedCryptoOptions, "baseUrl" | "apiKey" | "gatewayTimeoutMs">): GatewayClient {
+  const id = `${options.baseUrl} ${options.gatewayTimeoutMs} ${createHash("sha256").update(options.apiKey).digest("hex")}`
+  let client = clients.get(id)
+  if (client === undefined) {
+    // Per attempt (default 20 s): initiatePayment runs while the shopper waits at checkout.
+    client = new GatewayClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.gatewayTimeoutMs })
+    clients.set(id, client)
+  }
+  return client
 }
 
 /** A configured crypto provider, ready to use. */
@@ -146,14 +151,7 @@ export async function resolveCryptoProvider(
     settings === "cached"
       ? await readEffectiveOptionsCached(store, settingsCacheOf(scope), entry.providerId, entry.options)
       : await readEffectiveOptions(store, entry.providerId, entry.options)
-  // The entry's one client: the same validated options (gatewayTimeoutMs included).
-  const clients = registryOf(configModule).clients
-  let client = clients.get(entry.providerId)
-  if (client === undefined) {
-    client = createGatewayClient(entry.options)
-    clients.set(entry.providerId, client)
-  }
-  return { entry, options, client }
+  return { entry, options, client: gatewayClientOf(entry.options) }
 }
 
 /**

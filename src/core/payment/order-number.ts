@@ -57,3 +57,12 @@ export function orderNumberPlan(
 export function orderNumberFor(base: string, attempt: number): string {
   return attempt <= 1 ? base : `${base}-${attempt}`
 }
+
+/**
+ * The base of one of our order numbers (the cart's or payment collection's id): `base`, `base-2`,
+ * and a top-up's `base[-N]-rest[-N]` (src/core/payment/top-up.ts) all give `base`. Medusa's ids
+ * (`cart_01…`) hold no `-`.
+ */
+export function orderNumberBase(orderNumber: string): string {
+  return orderNumber.replace(/(-\d+)?(-rest(-\d+)?)?$/, "")
+}

@@ -1,7 +1,7 @@
 import { container } from "@medusajs/framework"
 import type { GatewayClient } from "../../gateway"
-import type { IEventBusModuleService, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { IEventBusModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { settingsCacheOf, type SettingsCache } from "../../core/config/settings"
@@ -23,7 +23,7 @@ export type ProviderStore = Pick<
   | "updateCryptoRateCaches"
 >
 
-/** The part of Query the provider uses: one graph read (the cart behind a payment collection). */
+/** The part of Query the provider uses: one graph read (a payment session and the cart behind it). */
 export interface ProviderQuery {
   graph(input: { entity: string; fields: string[]; filters: Record<string, unknown> }): Promise<{ data: Array<Record<string, unknown> | undefined> }>
 }
@@ -39,7 +39,6 @@ export interface ProviderQuery {
  */
 export interface ProviderDeps {
   query: ProviderQuery
-  paymentModule: Pick<IPaymentModuleService, "retrievePaymentSession">
   cryptoModule: ProviderStore
   /** Medusa's event bus, for `crypto.invoice.created` (docs/events.md); unit tests may leave it out. */
   eventBus?: Pick<IEventBusModuleService, "emit">
@@ -63,9 +62,6 @@ export function applicationDeps(scope: MedusaContainer = container): ProviderDep
     get query(): ProviderQuery {
       return scope.resolve(ContainerRegistrationKeys.QUERY)
     },
-    get paymentModule() {
-      return scope.resolve<IPaymentModuleService>(Modules.PAYMENT)
-    },
     get cryptoModule() {
       return resolveCryptoModule(scope)
     },
@@ -78,12 +74,30 @@ export function applicationDeps(scope: MedusaContainer = container): ProviderDep
   }
 }
 
-/** The cart behind a payment collection (its id and e-mail), or undefined for a collection no cart links (an order edit, a draft order). One Query read, through the cart ↔ payment collection link. */
-export async function cartOfCollection(query: ProviderQuery, paymentCollectionId: string): Promise<{ id: string; email: string | null } | undefined> {
-  const { data } = await query.graph({ entity: "payment_collection", fields: ["cart.id", "cart.email"], filters: { id: paymentCollectionId } })
-  const cart = data[0]?.cart as { id?: unknown; email?: unknown } | null | undefined
-  if (typeof cart?.id !== "string") {
-    return undefined
+/** A payment session as `initiatePayment` needs it: its collection, its provider entry, and the cart behind the collection (none for an order's later collection). */
+export interface SessionOfCart {
+  id: string
+  provider_id: string
+  payment_collection_id: string
+  cart: { id: string; email: string | null } | undefined
+}
+
+/** The payment session and the cart behind its collection, in one Query read (payment_session → payment_collection → cart). */
+export async function sessionOfCart(query: ProviderQuery, sessionId: string): Promise<SessionOfCart> {
+  const { data } = await query.graph({
+    entity: "payment_session",
+    fields: ["id", "provider_id", "payment_collection_id", "payment_collection.cart.id", "payment_collection.cart.email"],
+    filters: { id: sessionId },
+  })
+  const session = data[0]
+  if (typeof session?.provider_id !== "string" || typeof session.payment_collection_id !== "string") {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Payment session ${sessionId} was not found`)
   }
-  return { id: cart.id, email: typeof cart.email === "string" ? cart.email : null }
+  const cart = (session.payment_collection as { cart?: { id?: unknown; email?: unknown } | null } | null | undefined)?.cart
+  return {
+    id: sessionId,
+    provider_id: session.provider_id,
+    payment_collection_id: session.payment_collection_id,
+    cart: typeof cart?.id === "string" ? { id: cart.id, email: typeof cart.email === "string" ? cart.email : null } : undefined,
+  }
 }

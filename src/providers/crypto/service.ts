@@ -29,12 +29,12 @@ import { toMedusaError } from "../../core/errors"
 import { sessionAmountToDecimalString } from "../../core/money"
 import { isClearRefusal } from "../../core/money-out/withdrawal"
 import { optionWarnings, parseCryptoOptions, type CryptoProviderOptions, type ResolvedCryptoOptions } from "../../core/config/options"
-import { createGatewayClient, CRYPTO_PROVIDER_IDENTIFIER, invoiceLinks } from "../../core/config/provider-entry"
+import { gatewayClientOf, CRYPTO_PROVIDER_IDENTIFIER, invoiceLinks } from "../../core/config/provider-entry"
 import { readEffectiveOptionsCached } from "../../core/config/settings"
 import { recordCreatedInvoice, releaseCryptoInvoiceReservation, reserveCryptoInvoice } from "../../core/payment/invoice-reservation"
 import type { GatewayReading } from "../../core/payment/invoice-chain"
 import { gatewaySourceAmount, readSessionInvoice, sessionDataOf, sessionText as text, withReading, type SessionData } from "../../core/payment/session"
-import { applicationDeps, cartOfCollection, type ProviderDepsFactory, type ProviderGateway } from "./deps"
+import { applicationDeps, sessionOfCart, type ProviderDepsFactory, type ProviderGateway } from "./deps"
 import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "../../core/money-out/refund-authorization"
 
 
@@ -91,7 +91,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     super(cradle, options)
     this.options_ = parseCryptoOptions(options)
     this.logger_ = cradle.logger
-    this.client_ = seam.client ?? createGatewayClient(this.options_)
+    this.client_ = seam.client ?? gatewayClientOf(this.options_)
     this.deps_ = seam.deps ?? (() => applicationDeps())
     // The provider is a singleton: this runs once per boot.
     for (const warning of optionWarnings(this.options_)) {
@@ -111,19 +111,14 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
 
     const deps = this.deps_()
     const cryptoModule = deps.cryptoModule
-    const session = await deps.paymentModule.retrievePaymentSession(sessionId, {
-      select: ["id", "payment_collection_id", "provider_id"],
-    })
-    // Three independent reads at once: the settings (the merchant's admin settings apply from the
-    // next checkout on; read through Medusa's cache module, docs/architecture.md#effective-settings),
-    // the cart, and the gateway's coins in this fiat (cached list, spec §4.8): a fiat the gateway
-    // does not take is refused before anything is created, and the coin is checked against the
-    // shop's settings and the gateway's minimum.
-    const [options, cart, coins] = await Promise.all([
-      readEffectiveOptionsCached(cryptoModule, deps.settingsCache, session.provider_id, this.options_),
-      cartOfCollection(deps.query, session.payment_collection_id),
-      listCurrencies(this.client_, cryptoModule, sourceCurrency),
-    ])
+    // The session with its cart (one Query read) and the gateway's coins in this fiat (cached list,
+    // spec §4.8) at once; then the settings of the session's provider entry (the merchant's admin
+    // settings apply from the next checkout on; read through Medusa's cache module,
+    // docs/architecture.md#effective-settings). A fiat the gateway does not take is refused before
+    // anything is created, and the coin is checked against the shop's settings and the gateway's minimum.
+    const [session, coins] = await Promise.all([sessionOfCart(deps.query, sessionId), listCurrencies(this.client_, cryptoModule, sourceCurrency)])
+    const cart = session.cart
+    const options = await readEffectiveOptionsCached(cryptoModule, deps.settingsCache, session.provider_id, this.options_)
     const psysCid = chooseCoin(data.psys_cid, options, coins, { amount: sourceAmount, currency: sourceCurrency })
     // A coin the shop disabled at the gateway in the accepted list would make the gateway refuse
     // every invoice (spec §4.1 `allowed_psys_cids`): only coins it offers are sent.

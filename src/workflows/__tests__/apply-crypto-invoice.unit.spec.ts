@@ -1,3 +1,4 @@
+import { PaymentActions } from "@medusajs/framework/utils"
 import type { CryptoSessionStatus } from "../../core/payment/payment-state"
 import { invoiceStateOf, type CryptoInvoiceAssessment, type CryptoInvoiceState } from "../steps/assess-crypto-invoice"
 import { applyCryptoInvoice, type ApplyDeps } from "../steps/apply-crypto-invoice"
@@ -48,16 +49,12 @@ function world(invoiceOverrides: Row = {}) {
       },
     },
     logger: { warn: (message: string) => void warnings.push(message) },
-    // Medusa's workflows as they leave Medusa: a captured payment and the order placed, ...
-    capturePayment: async (sessionId, amount) => {
-      moves.push(`capture ${sessionId} ${amount}`)
-      medusa.payments = [{ id: "pay_1", captured_at: new Date() }]
-      medusa.orderOfCart = "order_1"
-    },
-    // ... the session's cart completed, the order placed with the payment awaiting, ...
-    completeCart: async (sessionId) => {
-      moves.push(`complete ${sessionId}`)
-      medusa.payments = [{ id: "pay_1", captured_at: null }]
+    // Medusa's workflows as they leave Medusa: a captured payment and the order placed, or the
+    // session's cart completed and the order placed with the payment awaiting, ...
+    processPayment: async (action, sessionId, amount) => {
+      const captured = action === PaymentActions.SUCCESSFUL
+      moves.push(captured ? `capture ${sessionId} ${amount}` : `complete ${sessionId}`)
+      medusa.payments = [{ id: "pay_1", captured_at: captured ? new Date() : null }]
       medusa.orderOfCart = "order_1"
     },
     // ... the order canceled.
@@ -152,7 +149,7 @@ describe("applyCryptoInvoice", () => {
 
   it("keeps the applied state when the cart could not be completed, so the job retries", async () => {
     const { deps, invoice, warnings } = world()
-    deps.completeCart = async () => undefined
+    deps.processPayment = async () => undefined
     const applied = await applyCryptoInvoice(assessment("pending_authorization", "pending"), stateOf(invoice), deps)
     expect(applied).toEqual({ invoice_id: "cinv_1", outcome: "incomplete", session_status: "pending", order_id: null })
     expect(invoice.session_status).toBe("pending")

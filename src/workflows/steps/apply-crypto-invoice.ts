@@ -52,30 +52,27 @@ export interface ApplyDeps {
   cryptoModule: Pick<CryptoModuleService, "updateCryptoInvoices">
   query: ApplyQuery
   logger: Pick<Logger, "warn">
-  /** `processPaymentWorkflow` with `captured` for the session amount (major units, decimal string): captures, places the order. */
-  capturePayment(sessionId: string, amount: string): Promise<void>
   /**
-   * `processPaymentWorkflow` with `authorized`: Medusa completes the session's cart, whose
-   * authorization (the provider answers `pending_authorization`) places the order with the payment
-   * awaiting (order on detection).
+   * `processPaymentWorkflow` for the session amount (major units, decimal string): `captured`
+   * captures and places the order; `authorized` completes the session's cart, whose authorization
+   * (the provider answers `pending_authorization`) places the order with the payment awaiting
+   * (order on detection).
    */
-  completeCart(sessionId: string, amount: string): Promise<void>
+  processPayment(action: PaymentActions.SUCCESSFUL | PaymentActions.AUTHORIZED, sessionId: string, amount: string): Promise<void>
   /** `cancelOrderWorkflow`: cancels the order and releases its reservations. */
   cancelOrder(orderId: string): Promise<void>
 }
 
 export function applyDepsOf(container: MedusaContainer): ApplyDeps {
-  // Medusa's own webhook path, one workflow for both moves; docs/workflows.md says why it runs in
-  // this step, on its own, and not as a step of the sync.
-  const processPayment = async (action: PaymentActions.SUCCESSFUL | PaymentActions.AUTHORIZED, sessionId: string, amount: string) => {
-    await processPaymentWorkflow(container).run({ input: { action, data: { session_id: sessionId, amount } } })
-  }
   return {
     cryptoModule: resolveCryptoModule(container),
     query: container.resolve(ContainerRegistrationKeys.QUERY),
     logger: container.resolve<Logger>(ContainerRegistrationKeys.LOGGER),
-    capturePayment: (sessionId, amount) => processPayment(PaymentActions.SUCCESSFUL, sessionId, amount),
-    completeCart: (sessionId, amount) => processPayment(PaymentActions.AUTHORIZED, sessionId, amount),
+    // Medusa's own webhook path, one workflow for both moves; docs/workflows.md says why it runs in
+    // this step, on its own, and not as a step of the sync.
+    processPayment: async (action, sessionId, amount) => {
+      await processPaymentWorkflow(container).run({ input: { action, data: { session_id: sessionId, amount } } })
+    },
     cancelOrder: async (orderId) => {
       await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
     },
@@ -135,6 +132,11 @@ export type ApplyCryptoInvoiceInput = AssessedCryptoInvoice & { callback_id: str
  * outcome (the callback's last write, docs/architecture.md#the-callback-path).
  */
 export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async (input: ApplyCryptoInvoiceInput, { container }) => {
+  if (input.invoice === null) {
+    // The delivery names an order number that is none of ours.
+    if (input.callback_id !== null) await markCryptoCallbackProcessed(resolveCryptoModule(container), input.callback_id, "unmatched")
+    return new StepResponse<AppliedCryptoInvoice | null>(null)
+  }
   const deps = applyDepsOf(container)
   const { assessment, invoice } = input
   const before: InvoiceBeforeSync = {
@@ -176,7 +178,7 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
   if (input.callback_id !== null) {
     await markCryptoCallbackProcessed(resolveCryptoModule(container), input.callback_id, applied.outcome)
   }
-  return new StepResponse(applied)
+  return new StepResponse<AppliedCryptoInvoice | null>(applied)
 })
 
 /** The assessment of an invoice that exists at the gateway (every field set), else undefined. */
@@ -287,13 +289,13 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, invoice
       if (!settled) {
         // Major units of the session amount, as an exact, validated decimal string.
         const amount = sessionAmountToDecimalString(session.raw_amount as BigNumberInput, "payment session amount")
-        await deps.capturePayment(sessionId, amount)
+        await deps.processPayment(PaymentActions.SUCCESSFUL, sessionId, amount)
       }
       break
     }
     case "pending_authorization": {
       if (cartId !== null && orderId === null) {
-        await deps.completeCart(sessionId, sessionAmountToDecimalString(session.raw_amount as BigNumberInput, "payment session amount"))
+        await deps.processPayment(PaymentActions.AUTHORIZED, sessionId, sessionAmountToDecimalString(session.raw_amount as BigNumberInput, "payment session amount"))
       }
       break
     }

@@ -1,4 +1,7 @@
+import type { Logger } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { checkCallbackAgainstInvoice, describeDiscrepancies, type CallbackDiscrepancy } from "../../core/payment/callback-check"
 import { toMedusaError } from "../../core/errors"
 import { toWire, type Wire } from "../../core/money"
 import { assessmentFields, assessInvoiceChain, assessUnderInvoicePolicy, storedReadingOfFields, type AssessmentFields, type OperationReader } from "../../core/payment/invoice-chain"
@@ -9,6 +12,7 @@ import { booksUpdate, invoiceBooksOf, type InvoiceBooks } from "../../core/payme
 import { resolveCryptoProvider } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
+import type { FoundCryptoInvoiceGroup } from "./find-crypto-invoice-group"
 
 /**
  * The gateway's word on one invoice chain, mapped; plain strings so the workflow can store it.
@@ -49,26 +53,50 @@ export function invoiceStateOf(row: InvoiceStateRow): CryptoInvoiceState {
 }
 
 /** What the assess step hands the apply step: the gateway's word and the rows it was read for. */
-export interface AssessedCryptoInvoice {
-  assessment: CryptoInvoiceAssessment
-  /** The invoice (the group's root) as read under the lock. */
-  invoice: CryptoInvoiceState
-  /** Its top-ups as read under the lock, oldest first (docs/attention.md#paying-the-rest). */
-  top_up_rows: CryptoInvoiceState[]
-}
+export type AssessedCryptoInvoice =
+  | {
+      /** The invoice the delivery names or the sync was asked for (a top-up, or the group's root). */
+      invoice_id: string
+      assessment: CryptoInvoiceAssessment
+      /** The invoice (the group's root) as read under the lock. */
+      invoice: CryptoInvoiceState
+      /** Its top-ups as read under the lock, oldest first (docs/attention.md#paying-the-rest). */
+      top_up_rows: CryptoInvoiceState[]
+      /** Where the delivery's coin or amounts disagree with that invoice (logged; the gateway's re-read decides). */
+      discrepancies: CallbackDiscrepancy[]
+    }
+  /** The delivery names an order number that is none of ours. */
+  | { invoice_id: null; invoice: null; discrepancies: [] }
 
 export const assessCryptoInvoiceStepId = "assess-crypto-invoice"
 
 /**
- * Reads the invoice row once, under the group's lock (the sync workflow holds it), then re-reads
- * the invoice and its switch chain from the gateway (spec §4.4) before any money move. Hands the
- * row on with the assessment: the apply step decides from this read.
+ * Reads the invoice row once, under the lock the sync workflow holds (by the order number a
+ * delivery names, or by id; for a top-up, its root after it), checks the delivery's coin and
+ * amounts against it (a discrepancy is logged as a warning, nothing is decided from the callback),
+ * then re-reads the invoice and its switch chain from the gateway (spec §4.4) before any money
+ * move. Hands the row on with the assessment: the apply step decides from this read.
  */
 export const assessCryptoInvoiceStep = createStep(
   assessCryptoInvoiceStepId,
-  async (input: { invoice_id: string }, { container }) => {
+  async (input: Pick<FoundCryptoInvoiceGroup, "callback_id" | "invoice" | "callback_fields">, { container }) => {
     const cryptoModule = resolveCryptoModule(container)
-    const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id)
+    const [named] = input.invoice === null ? [] : await cryptoModule.listCryptoInvoices(input.invoice, { take: 1 })
+    if (named === undefined) {
+      return new StepResponse<AssessedCryptoInvoice>({ invoice_id: null, invoice: null, discrepancies: [] })
+    }
+    const fields = input.callback_fields
+    const discrepancies = fields === null ? [] : checkCallbackAgainstInvoice(fields, named)
+    if (discrepancies.length > 0) {
+      container
+        .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+        .warn(
+          `crypto callback ${input.callback_id} (${String(fields?.status ?? "no status")}) does not match crypto invoice ${named.order_number}: ${describeDiscrepancies(discrepancies)}; the gateway's re-read of the invoice decides`
+        )
+    }
+    // A top-up is synced with the invoice whose rest it asks for (docs/attention.md#paying-the-rest).
+    const invoice = named.topup_of === null ? named : await cryptoModule.retrieveCryptoInvoice(named.topup_of)
+    const handOver = { invoice_id: named.id, discrepancies }
     if (invoice.txn_id === null) {
       const notCreated: CryptoInvoiceAssessment = {
         invoice_id: invoice.id,
@@ -85,7 +113,7 @@ export const assessCryptoInvoiceStep = createStep(
         currency: null,
         siblings_with_money: null,
       }
-      return new StepResponse<AssessedCryptoInvoice>({ assessment: notCreated, invoice: invoiceStateOf(invoice), top_up_rows: [] })
+      return new StepResponse<AssessedCryptoInvoice>({ ...handOver, assessment: notCreated, invoice: invoiceStateOf(invoice), top_up_rows: [] })
     }
     // The merchant's admin settings (tolerance, order rules), as the provider reads them: the
     // provider takes the stored reading only under the same policy (usableStoredReading).
@@ -159,7 +187,7 @@ export const assessCryptoInvoiceStep = createStep(
         pay_rest_hours: options.payRestHours,
         protect_order_status: options.protectOrderStatus,
       }
-      return new StepResponse<AssessedCryptoInvoice>({ assessment, invoice: invoiceStateOf(invoice), top_up_rows: topUpRows.map(invoiceStateOf) })
+      return new StepResponse<AssessedCryptoInvoice>({ ...handOver, assessment, invoice: invoiceStateOf(invoice), top_up_rows: topUpRows.map(invoiceStateOf) })
     } catch (error) {
       throw toMedusaError(error, `Checking crypto invoice ${invoice.order_number}`)
     }

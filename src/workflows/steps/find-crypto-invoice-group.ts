@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto"
-import type { Logger, MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
-import { checkCallbackAgainstInvoice, describeDiscrepancies, type CallbackDiscrepancy } from "../../core/payment/callback-check"
+import { orderNumberBase } from "../../core/payment/order-number"
 import { markCryptoCallbackProcessed } from "./mark-crypto-callback-processed"
 import { raiseCryptoAttentions } from "./raise-crypto-attention"
 
@@ -19,39 +19,37 @@ export interface SyncCryptoInvoiceInput {
 export interface FoundCryptoInvoiceGroup {
   /** The delivery this sync answers; null when asked for an invoice. */
   callback_id: string | null
-  /** The invoice the delivery names (or the one asked for); null for a `pay_in` deposit or an unknown invoice. */
-  invoice_id: string | null
   /**
-   * The invoice the sync decides: the invoice itself, or for a top-up the invoice whose rest it asks
-   * for (docs/attention.md#paying-the-rest). A root and its top-ups are synced as one, under the
-   * root's lock. Null when there is nothing to sync.
+   * How the sync finds the invoice under the lock: by the order number a delivery names (ours,
+   * unique) or by id. Null when there is nothing to sync.
    */
-  group_id: string | null
-  /** The group's lock and this run's owner of it (so a late compensation never releases another run's lock); null when there is nothing to sync. */
+  invoice: { order_number: string } | { id: string } | null
+  /**
+   * The lock of the invoice's cart (or payment collection, the order number's base): every sync of
+   * an invoice, its renewals and its top-ups takes it, one at a time. This run is its owner (so a
+   * late compensation never releases another run's lock). Null when there is nothing to sync.
+   */
   lock: { key: string; owner: string } | null
   /** `matched`: there is an invoice to sync; `recorded`: a `pay_in` deposit, only recorded (spec §6.2); `unmatched`: no invoice of ours. */
   outcome: "matched" | "recorded" | "unmatched"
-  /** Where the callback's coin or amounts disagree with our invoice record (logged; the gateway's re-read decides). */
-  discrepancies: CallbackDiscrepancy[]
+  /** The delivery's fields, checked against the invoice under the lock; null when asked for an invoice. */
+  callback_fields: Record<string, unknown> | null
 }
 
 export const findCryptoInvoiceGroupStepId = "find-crypto-invoice-group"
 
-/** The lock every sync of an invoice group takes (the top-up workflow takes the same key). */
-export function cryptoInvoiceLockKey(groupId: string): string {
-  return `crypto-invoice:${groupId}`
+/** The lock every sync of an invoice takes, and the top-up workflow: the order number's base (a cart or payment collection id). */
+export function cryptoInvoiceLockKey(orderNumber: string): string {
+  return `crypto-invoice:${orderNumberBase(orderNumber)}`
 }
 
-/** The columns the delivery's invoice is read with: what the group, the callback check and the log need. */
-const FOUND_INVOICE_COLUMNS = ["id", "topup_of", "order_number", "txn_id", "active_txn_id", "psys_cid", "currency", "expected_amount", "source_currency", "source_amount"]
-
 /**
- * The invoice group a sync decides, read once, before the group's lock (the lock's key is the
- * group's): for an invoice id, the row's `topup_of`; for a stored delivery, the invoice it names,
- * by `order_number` (ours, unique), else by `txn_id` (the first or the active invoice of a switch
- * chain), else by `switch_id` (the first invoice's `txn_id`, spec §6.1). The callback's coin and
- * amounts are checked against that invoice: a discrepancy is logged as a warning and nothing is
- * decided from the callback (the sync re-reads the invoice from the gateway).
+ * Where a sync finds its invoice and which lock it takes, before the lock. A delivery that names an
+ * order number (spec §6.1: every invoice callback does, a switched invoice's the first one's) is
+ * locked by it without reading the invoice: the sync reads the row once, under the lock
+ * (docs/architecture.md#the-callback-path). Without one, the invoice is found by `txn_id` (the first
+ * or the active invoice of a switch chain), else by `switch_id` (the first invoice's `txn_id`); an
+ * invoice id is read for its order number.
  *
  * A delivery with nothing to sync is finished here: a `pay_in` deposit is recorded only (spec §6.2;
  * one whose uid is no customer raises `unmatched_pay_in`, once), an unknown invoice is `unmatched`,
@@ -60,42 +58,41 @@ const FOUND_INVOICE_COLUMNS = ["id", "topup_of", "order_number", "txn_id", "acti
  */
 export const findCryptoInvoiceGroupStep = createStep(findCryptoInvoiceGroupStepId, async (input: SyncCryptoInvoiceInput, { container }) => {
   const cryptoModule = resolveCryptoModule(container)
-  const lockOf = (groupId: string) => ({ key: cryptoInvoiceLockKey(groupId), owner: `sync-crypto-invoice:${randomUUID()}` })
+  const lockOf = (orderNumber: string) => ({ key: cryptoInvoiceLockKey(orderNumber), owner: `sync-crypto-invoice:${randomUUID()}` })
   if (input.callback_id === undefined) {
     if (input.invoice_id === undefined) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "syncCryptoInvoiceWorkflow needs an invoice_id or a callback_id")
     }
-    const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id, { select: ["id", "topup_of"] })
-    const groupId = invoice.topup_of ?? invoice.id
-    return new StepResponse<FoundCryptoInvoiceGroup>({ callback_id: null, invoice_id: invoice.id, group_id: groupId, lock: lockOf(groupId), outcome: "matched", discrepancies: [] })
+    const invoice = await cryptoModule.retrieveCryptoInvoice(input.invoice_id, { select: ["id", "order_number"] })
+    return new StepResponse<FoundCryptoInvoiceGroup>({ callback_id: null, invoice: { id: invoice.id }, lock: lockOf(invoice.order_number), outcome: "matched", callback_fields: null })
   }
   const callback = await cryptoModule.retrieveCryptoCallback(input.callback_id)
+  const fields = callback.fields as Record<string, unknown>
   if (callback.ipn_type === "pay_in") {
     await raiseUnmatchedPayIn(container, callback)
     await markCryptoCallbackProcessed(cryptoModule, callback.id, "recorded")
-    return new StepResponse<FoundCryptoInvoiceGroup>({ callback_id: callback.id, invoice_id: null, group_id: null, lock: null, outcome: "recorded", discrepancies: [] })
+    return new StepResponse<FoundCryptoInvoiceGroup>({ callback_id: callback.id, invoice: null, lock: null, outcome: "recorded", callback_fields: null })
+  }
+  if (callback.order_number) {
+    return new StepResponse<FoundCryptoInvoiceGroup>({
+      callback_id: callback.id,
+      invoice: { order_number: callback.order_number },
+      lock: lockOf(callback.order_number),
+      outcome: "matched",
+      callback_fields: fields,
+    })
   }
   const candidates: Array<Record<string, string>> = []
-  if (callback.order_number) candidates.push({ order_number: callback.order_number })
   if (callback.txn_id) candidates.push({ txn_id: callback.txn_id }, { active_txn_id: callback.txn_id })
   if (callback.switch_id) candidates.push({ txn_id: callback.switch_id })
   for (const filter of candidates) {
-    const [invoice] = await cryptoModule.listCryptoInvoices(filter, { select: FOUND_INVOICE_COLUMNS, take: 1 })
+    const [invoice] = await cryptoModule.listCryptoInvoices(filter, { select: ["id", "order_number"], take: 1 })
     if (invoice !== undefined) {
-      const discrepancies = checkCallbackAgainstInvoice(callback.fields as Record<string, unknown>, invoice)
-      if (discrepancies.length > 0) {
-        container
-          .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
-          .warn(
-            `crypto callback ${callback.id} (${callback.status ?? "no status"}) does not match crypto invoice ${invoice.order_number}: ${describeDiscrepancies(discrepancies)}; the gateway's re-read of the invoice decides`
-          )
-      }
-      const groupId = invoice.topup_of ?? invoice.id
-      return new StepResponse<FoundCryptoInvoiceGroup>({ callback_id: callback.id, invoice_id: invoice.id, group_id: groupId, lock: lockOf(groupId), outcome: "matched", discrepancies })
+      return new StepResponse<FoundCryptoInvoiceGroup>({ callback_id: callback.id, invoice: { id: invoice.id }, lock: lockOf(invoice.order_number), outcome: "matched", callback_fields: fields })
     }
   }
   await markCryptoCallbackProcessed(cryptoModule, callback.id, "unmatched")
-  return new StepResponse<FoundCryptoInvoiceGroup>({ callback_id: callback.id, invoice_id: null, group_id: null, lock: null, outcome: "unmatched", discrepancies: [] })
+  return new StepResponse<FoundCryptoInvoiceGroup>({ callback_id: callback.id, invoice: null, lock: null, outcome: "unmatched", callback_fields: null })
 })
 
 type StoredCallback = Awaited<ReturnType<CryptoModuleService["retrieveCryptoCallback"]>>

@@ -1,4 +1,3 @@
-import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { resolveCryptoModule } from "../../modules/crypto"
@@ -15,17 +14,6 @@ export const recordCryptoCallbackFailureStepId = "record-crypto-callback-failure
  * attention queue with its coin and amount, so money announced by a callback never waits unseen.
  */
 export const recordCryptoCallbackFailureStep = createStep(recordCryptoCallbackFailureStepId, async (input: { callback_id: string; error: string }, { container }) => {
-  return new StepResponse(await recordCryptoCallbackFailure(container, input))
-})
-
-/**
- * The step's work (see {@link recordCryptoCallbackFailureStep}); the reconciliation step calls it
- * for a delivery whose sync failed again.
- */
-export async function recordCryptoCallbackFailure(
-  container: MedusaContainer,
-  input: { callback_id: string; error: string }
-): Promise<{ callback_id: string; failures: number }> {
   const cryptoModule = resolveCryptoModule(container)
   // One atomic count (two processes failing at once both count), then the row for its evidence.
   const failures = await cryptoModule.countCryptoCallbackFailure(input.callback_id, input.error)
@@ -56,5 +44,5 @@ export async function recordCryptoCallbackFailure(
       },
     ])
   }
-  return { callback_id: callback.id, failures }
-}
+  return new StepResponse({ callback_id: callback.id, failures })
+})

@@ -5,7 +5,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { GatewayNotFoundError, type Deposit, type DepositListParams, type Operation, type OperationList, type OperationListParams } from "../../gateway"
 import { payInFieldsOfOperation, payInsToRecord, type StoredPayInState } from "../../core/payment/deposits"
 import { failureReason } from "../../core/errors"
-import { createGatewayClient, listCryptoProviderEntries } from "../../core/config/provider-entry"
+import { gatewayClientOf, listCryptoProviderEntries } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type { CryptoCallbackDelivery } from "../../modules/crypto/callback-upsert"
 
@@ -158,7 +158,7 @@ async function depositUids(deps: PayInRecoveryDeps, operations: readonly Operati
 }
 
 /** The recovery's dependencies for one provider entry, from the step's container. */
-function payInRecoveryDepsOf(container: MedusaContainer, providerId: string, client: ReturnType<typeof createGatewayClient>): PayInRecoveryDeps {
+function payInRecoveryDepsOf(container: MedusaContainer, providerId: string, client: ReturnType<typeof gatewayClientOf>): PayInRecoveryDeps {
   const cryptoModule = resolveCryptoModule(container)
   return {
     providerId,
@@ -204,7 +204,7 @@ export const recoverCryptoPayInsStep = createStep(recoverCryptoPayInsStepId, asy
   let failed = 0
   for (const entry of entries) {
     try {
-      const result = await recoverPayIns(payInRecoveryDepsOf(container, entry.providerId, createGatewayClient(entry.options)))
+      const result = await recoverPayIns(payInRecoveryDepsOf(container, entry.providerId, gatewayClientOf(entry.options)))
       recorded.push(...result.recorded_ids)
       if (!result.complete) {
         logger.warn(`crypto reconciliation: ${entry.providerId}: more pay_in operations than one run reads; the rest on the next run`)

@@ -1,7 +1,8 @@
 import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_MODULE } from "../../../modules/crypto"
-import { entryIdOf, isCryptoProviderId, listCryptoProviderEntries, providerIdFor, resolveCryptoProvider } from "../provider-entry"
+import { parseCryptoOptions } from "../options"
+import { entryIdOf, gatewayClientOf, isCryptoProviderId, listCryptoProviderEntries, providerIdFor, resolveCryptoProvider } from "../provider-entry"
 
 const configWith = (providers: unknown[]): Pick<ConfigModule, "modules"> => ({
   modules: { payment: { resolve: "@medusajs/medusa/payment", options: { providers } } },
@@ -99,5 +100,19 @@ describe("resolveCryptoProvider", () => {
       type: MedusaError.Types.NOT_ALLOWED,
       message: expect.stringContaining('add "medusa-payment-crypto/providers/crypto" to the payment module\'s providers'),
     })
+  })
+})
+
+describe("gatewayClientOf", () => {
+  it("gives the provider and the registry one client per configuration", async () => {
+    const providers = [{ resolve: "medusa-payment-crypto/providers/crypto", id: "a", options }]
+    const scope = {
+      resolve: (key: string) => (key === ContainerRegistrationKeys.CONFIG_MODULE ? configWith(providers) : { listCryptoSettings: async () => [] }),
+    } as unknown as MedusaContainer
+    const { client } = await resolveCryptoProvider(scope, "a")
+    // Medusa builds the provider from its own copy of the entry's options.
+    expect(gatewayClientOf(parseCryptoOptions({ ...options }))).toBe(client)
+    expect(gatewayClientOf(parseCryptoOptions({ ...options, apiKey: "other" }))).not.toBe(client)
+    expect(gatewayClientOf(parseCryptoOptions({ ...options, gatewayTimeoutMs: 5000 }))).not.toBe(client)
   })
 })

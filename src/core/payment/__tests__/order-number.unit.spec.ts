@@ -1,4 +1,5 @@
-import { orderNumberPlan, type ExistingInvoice } from "../order-number"
+import { orderNumberBase, orderNumberFor, orderNumberPlan, type ExistingInvoice } from "../order-number"
+import { topUpOrderNumber } from "../top-up"
 
 const invoice = (overrides: Partial<ExistingInvoice>): ExistingInvoice => ({
   order_number: "cart_1",
@@ -60,5 +61,16 @@ describe("orderNumberPlan", () => {
   it("reuses the latest payable invoice when the amount comes back", () => {
     const existing = [invoice({}), invoice({ order_number: "cart_1-2", attempt: 2, source_amount: "12" })]
     expect(orderNumberPlan("cart_1", existing, "10.5", "EUR")).toEqual({ kind: "reuse", invoice: existing[0] })
+  })
+})
+
+describe("orderNumberBase", () => {
+  it("gives the cart or payment collection of every order number we make: attempts and top-ups", () => {
+    for (const base of ["cart_01JABC", "pay_col_01JABC"]) {
+      for (const attempt of [1, 2, 11]) {
+        const orderNumber = orderNumberFor(base, attempt)
+        expect([orderNumber, topUpOrderNumber(orderNumber, 1), topUpOrderNumber(orderNumber, 3)].map(orderNumberBase)).toEqual([base, base, base])
+      }
+    }
   })
 })

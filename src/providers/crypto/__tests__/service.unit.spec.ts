@@ -139,13 +139,11 @@ function setup(overrides: Partial<typeof options> & Row = {}) {
   const gateway = new ScriptedGateway()
   const deps: ProviderDeps = {
     query: {
+      // The session, its collection and the cart behind it, as Query answers them.
       graph: async ({ entity, filters }) => {
-        if (entity === "payment_collection") return { data: [{ id: filters.id, cart: filters.id === "paycol_1" ? { id: "cart_1", email: "shopper@example.com" } : null }] }
-        return { data: [] }
+        if (entity !== "payment_session") return { data: [] }
+        return { data: [{ id: filters.id, provider_id: PROVIDER_ID, payment_collection_id: "paycol_1", payment_collection: { id: "paycol_1", cart: { id: "cart_1", email: "shopper@example.com" } } }] }
       },
-    },
-    paymentModule: {
-      retrievePaymentSession: (async (id: string) => ({ id, payment_collection_id: "paycol_1", provider_id: PROVIDER_ID })) as unknown as ProviderDeps["paymentModule"]["retrievePaymentSession"],
     },
     cryptoModule: store.asStore(),
   }

@@ -33,6 +33,7 @@ function world() {
   ]
   const attentions: Row[] = []
   const events: string[] = []
+  const invoiceReads: string[] = []
   const cryptoModule = {
     retrieveCryptoCallback: async (id: string) => ({ ...callbacks.find((row) => row.id === id) }),
     updateCryptoCallbacks: async (patch: Row) => Object.assign(callbacks.find((row) => row.id === patch.id) as Row, patch),
@@ -53,6 +54,15 @@ function world() {
       attentions.push(created)
       return { attention: created, created: true }
     },
+    // Counted: the sync reads a delivery's invoice once, under the lock (docs/architecture.md#the-callback-path).
+    listCryptoInvoices: async () => {
+      invoiceReads.push("list")
+      return []
+    },
+    retrieveCryptoInvoice: async () => {
+      invoiceReads.push("retrieve")
+      return {}
+    },
     listCryptoAttentions: async (filter: Row) =>
       attentions.filter((row) => row.kind === filter.kind && row.subject_id === filter.subject_id && row.status === filter.status),
   }
@@ -70,7 +80,7 @@ function world() {
   // No customer has the pay_in's uid.
   container.register(ContainerRegistrationKeys.QUERY, asValue({ graph: async () => ({ data: [] }) }))
   container.register(ContainerRegistrationKeys.LOGGER, asValue({ warn: () => undefined, error: () => undefined, info: () => undefined }))
-  return { callbacks, attentions, events, container: container as MedusaContainer }
+  return { callbacks, attentions, events, invoiceReads, container: container as MedusaContainer }
 }
 
 const findGroup = createWorkflow("test-find-crypto-invoice-group-twice", (input: { callback_id: string }) => new WorkflowResponse(findCryptoInvoiceGroupStep(input)))
@@ -115,11 +125,21 @@ describe("find-crypto-invoice-group on a pay_in to no customer, run twice", () =
     const first = await findGroup(container).run({ input: { callback_id: "ccb_1" } })
     const second = await findGroup(container).run({ input: { callback_id: "ccb_1" } })
     expect(second.result).toEqual(first.result)
-    expect(first.result).toMatchObject({ outcome: "recorded", group_id: null, lock: null })
+    expect(first.result).toMatchObject({ outcome: "recorded", invoice: null, lock: null })
     expect(attentions).toEqual([expect.objectContaining({ kind: "unmatched_pay_in", subject_id: "pay_in:OP-1", amount: "0.5" })])
     expect(events.filter((name) => name === "crypto.attention.raised")).toHaveLength(1)
     // Nothing to sync: the delivery is finished here, processed as recorded.
     expect(callbacks[0]).toMatchObject({ outcome: "recorded", last_error: null })
+  })
+})
+
+describe("find-crypto-invoice-group on an invoice delivery", () => {
+  it("locks the cart its order number names without reading the invoice (read once, under the lock)", async () => {
+    const { container, callbacks, invoiceReads } = world()
+    callbacks.push({ ...callbacks[0], id: "ccb_2", ipn_type: "invoice", txn_id: "INV-9", order_number: "cart_01ABC-2-rest", fields: { order_number: "cart_01ABC-2-rest" } })
+    const { result } = await findGroup(container).run({ input: { callback_id: "ccb_2" } })
+    expect(result).toMatchObject({ outcome: "matched", invoice: { order_number: "cart_01ABC-2-rest" }, lock: { key: "crypto-invoice:cart_01ABC" } })
+    expect(invoiceReads).toEqual([])
   })
 })
 
