@@ -10,7 +10,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Decimal } from "decimal.js"
 import { CryptoEvents, type CryptoEventName, type CryptoInvoiceCreatedEvent, type CryptoMoneyEvent } from "../../src/core/events"
 import { resolveCryptoModule } from "../../src/modules/crypto"
-import { reconcileCryptoPayments } from "../../src/jobs/reconcile-crypto-payments"
+import { reconcileCryptoPayments } from "../../src/subscribers/crypto-reconcile-requested"
 import {
   CRYPTO_PROVIDER_ID,
   attentionPage,

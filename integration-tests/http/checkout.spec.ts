@@ -10,15 +10,17 @@ import type CryptoModuleService from "../../src/modules/crypto/service"
 import { releaseCryptoInvoiceReservation, reserveCryptoInvoice } from "../../src/core/payment/invoice-reservation"
 import { defaultSeed, type Seed } from "../../src/sandbox"
 import { recordCryptoCallbackFailureWorkflow, updateCryptoSettingsWorkflow } from "../../src/workflows"
-import { reconcileCryptoPayments } from "../../src/jobs/reconcile-crypto-payments"
+import { reconcileCryptoPayments } from "../../src/subscribers/crypto-reconcile-requested"
 import {
   CRYPTO_PROVIDER_ID,
+  adminHeaders,
   callbacksDeliveredAndProcessed,
   callbacksProcessed,
   capturedAmounts,
   createCryptoSession,
   createCryptoStore,
   createPaymentCollection,
+  eventually,
   orderIdsForCart,
   orderStatus,
   paymentStatus,
@@ -609,6 +611,21 @@ medusaIntegrationTestRunner({
           expect(payments[0].captured_at).not.toBeNull()
           expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
           expect(await paymentStatus(api, store)).toMatchObject({ payment_collection_status: "completed", invoice: { status: "completed", session_status: "captured" } })
+        })
+
+        it("recovers a payment whose callback was lost when an admin presses Reconcile now, however recent it is", async () => {
+          const container = getContainer()
+          const { store, sessionId, txnId } = await startedCheckout(container, api)
+          await gateway.control().pay(txnId)
+          expect(await orderIdsForCart(container, store.cartId)).toEqual([])
+
+          const asked = await api.post("/admin/crypto/reconcile", {}, await adminHeaders(container))
+
+          expect(asked.status).toBe(202)
+          expect(Number.isNaN(Date.parse(asked.data.requested_at))).toBe(false)
+          // A worker runs it (here the same process, through the event bus): wait for the order.
+          await eventually(async () => expect(await orderIdsForCart(container, store.cartId)).toHaveLength(1))
+          expect(await capturedAmounts(container, sessionId)).toEqual(["10.5"])
         })
 
         it("applies a completed callback that arrives first, and the stale pending and new ones after it change nothing", async () => {

@@ -8,7 +8,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Decimal } from "decimal.js"
 import { signCallback } from "../../src/gateway"
-import { reconcileCryptoPayments } from "../../src/jobs/reconcile-crypto-payments"
+import { reconcileCryptoPayments } from "../../src/subscribers/crypto-reconcile-requested"
 import {
   attentionItems,
   callbacksProcessed,

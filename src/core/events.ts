@@ -125,6 +125,21 @@ export interface CryptoCallbackReceivedEvent {
 }
 
 /**
+ * The plugin's internal event: reconcile now (docs/production.md#reconciliation). The job emits it
+ * every minute and the admin's **Reconcile now** at once; the subscriber
+ * `src/subscribers/crypto-reconcile-requested.ts` runs the reconciliation on a worker. Payload:
+ * `CryptoReconcileRequestedEvent`.
+ */
+export const CRYPTO_RECONCILE_REQUESTED = "crypto.reconcile.requested"
+
+export interface CryptoReconcileRequestedEvent {
+  /** Only invoices untouched (and deliveries unprocessed) for this long: the job's 180, the admin's 0. */
+  older_than_seconds: number
+  /** The admin user who asked; null for the job. */
+  requested_by: string | null
+}
+
+/**
  * Retries of a failed processing by the event bus: the Redis event bus passes these to its queue
  * (attempts with exponential backoff: 2 s, 4 s, 8 s, 16 s); the local event bus ignores them and
  * the reconciliation job retries the unprocessed delivery instead (docs/production.md).

@@ -12,7 +12,7 @@ export interface FindCryptoReconcileWorkInput {
 }
 
 /**
- * What the reconciliation (src/jobs/reconcile-crypto-payments.ts) syncs, each item with
+ * What the reconciliation (src/subscribers/crypto-reconcile-requested.ts) syncs, each item with
  * `syncCryptoInvoiceWorkflow` on its own: every invoice still pending for a while and every stored
  * delivery whose processing never finished, so a lost callback never strands an order, and the
  * deposits (`pay_in`) whose callbacks were lost, read back from the operations list and stored as

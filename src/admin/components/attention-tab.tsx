@@ -1,6 +1,6 @@
-import { Badge, Heading, Text } from "@medusajs/ui"
-import { useQuery } from "@tanstack/react-query"
-import type { AdminCryptoAttentionCountResponse, AdminCryptoAttentionItem, AdminCryptoAttentionResponse, Serialized } from "../../api/admin/crypto/types"
+import { Badge, Button, Heading, Text, toast } from "@medusajs/ui"
+import { useMutation, useQuery } from "@tanstack/react-query"
+import type { AdminCryptoAttentionCountResponse, AdminCryptoAttentionItem, AdminCryptoAttentionResponse, AdminCryptoReconcileResponse, Serialized } from "../../api/admin/crypto/types"
 import { cryptoApi, errorMessage } from "../lib/api"
 import { AttentionDetails, AttentionFactsList, headlineMoney } from "./attention/facts"
 import { KIND_LABELS } from "./attention/kinds"
@@ -50,6 +50,24 @@ const AttentionCard = ({ item }: { item: AdminCryptoAttentionItem }) => {
   )
 }
 
+/**
+ * **Reconcile now** (POST /admin/crypto/reconcile): every pending invoice and unprocessed callback
+ * re-read from the gateway on a worker, as the job does every minute for the older ones.
+ */
+const ReconcileNow = () => {
+  const reconcile = useMutation({
+    mutationFn: () => cryptoApi.post<AdminCryptoReconcileResponse>("/reconcile", {}),
+    onSuccess: () =>
+      toast.success("Reconciliation started", { description: "Every pending invoice and unprocessed gateway message is read again from the gateway; what it finds shows here within a minute." }),
+    onError: (error) => toast.error("Could not start the reconciliation", { description: errorMessage(error) }),
+  })
+  return (
+    <Button size="small" variant="secondary" isLoading={reconcile.isPending} onClick={() => reconcile.mutate()} data-testid="reconcile-now">
+      Reconcile now
+    </Button>
+  )
+}
+
 /** Crypto → Needs attention: what the merchant must decide, each in words, with its facts and its actions. */
 export const AttentionTab = () => {
   const { data, isLoading, error, refetch } = useQuery({
@@ -58,9 +76,12 @@ export const AttentionTab = () => {
   })
   return (
     <div className="divide-y">
-      <div className="flex items-center gap-x-2 px-6 py-4">
-        <Heading level="h2">Needs attention</Heading>
-        {data ? <Badge size="2xsmall">{data.count}</Badge> : null}
+      <div className="flex items-center justify-between gap-x-2 px-6 py-4">
+        <div className="flex items-center gap-x-2">
+          <Heading level="h2">Needs attention</Heading>
+          {data ? <Badge size="2xsmall">{data.count}</Badge> : null}
+        </div>
+        <ReconcileNow />
       </div>
       <QueryState
         isLoading={isLoading}

@@ -9,13 +9,20 @@ import { gatewayClientOf, listCryptoProviderEntries } from "../../core/config/pr
 import { resolveCryptoModule } from "../../modules/crypto"
 import type { CryptoCallbackDelivery } from "../../modules/crypto/callback-upsert"
 
-/** The cursor of the pay_in operations read (`crypto_sync_cursor.name`). */
+/** The cursor of the pay_in operations read (`crypto_sync_cursor.name`): the newest `created_at_utc` a finished read reached. */
 export const PAY_IN_CURSOR = "pay_in_operations"
+/**
+ * A read longer than one run's pages, continued by the next runs (`crypto_sync_cursor.name`): its
+ * position is the read's newest `created_at_utc` × PASS_PAGES + the page to go on at, so it only
+ * grows, within a read and from one read to the next (`advanceCryptoSyncCursor` keeps the larger).
+ */
+export const PAY_IN_PASS = "pay_in_operations_pass"
+const PASS_PAGES = 1_000_000n
 
 export interface PayInRecoveryLimits {
   /** Operations per page asked (the sandbox's largest is 50, docs/gateway-readings.md). */
   perPage: number
-  /** Pages read per run at most; a run that stops there keeps the cursor where it was. */
+  /** Pages read per run at most; a run that stops there leaves the rest of the read to the next runs. */
   maxPages: number
   /** Read this far behind the cursor again (seconds): pay_ins listed late or out of order. */
   overlapSeconds: number
@@ -36,8 +43,8 @@ export interface PayInRecoveryDeps {
   operations: { list(params: OperationListParams): Promise<OperationList>; retrieve(id: string): Promise<Operation> }
   deposits: { list(params: DepositListParams): Promise<Deposit[]> }
   store: {
-    readCursor(): Promise<string | null>
-    advanceCursor(position: string): Promise<void>
+    readCursor(name: typeof PAY_IN_CURSOR | typeof PAY_IN_PASS): Promise<string | null>
+    advanceCursor(name: typeof PAY_IN_CURSOR | typeof PAY_IN_PASS, position: string): Promise<void>
     /**
      * pay_ins stored in the last OPEN_PAY_IN_HOURS none of whose rows says `completed` (seen, the
      * completion not heard of), with the uid their rows name.
@@ -55,42 +62,56 @@ export interface PayInRecoveryResult {
   recorded_ids: string[]
   /** pay_in operations read. */
   read: number
-  /** Whether the read reached the cursor (or the end of the list) and moved the cursor. */
+  /** Whether the read reached the cursor (or the end of the list) and moved the cursor; else the next run goes on with it. */
   complete: boolean
 }
 
 /**
  * Reads the pay_in operations (spec §4.3, `type=pay_in`) from the newest back to the cursor (the
- * newest `created_at_utc` an earlier run read, less `overlapSeconds`), and records each pay_in the
+ * newest `created_at_utc` an earlier read reached, less `overlapSeconds`), and records each pay_in the
  * stored callbacks do not show (`payInsToRecord`), linked to the uid of its deposit address
  * (`wallet_hash` → the deposit list, spec §4.10). A row is one atomic insert-if-absent on a hash of
  * (provider, txn_id, status), so a pay_in read again, by this run or another instance, is recorded
  * once; the cursor only moves forward. The list is read newest first (the sandbox's order; the spec
- * does not say): a run stops at the first page entirely behind the cursor.
+ * does not say): a read stops at the first page entirely behind the cursor.
+ * - The first read starts at the install (`now`, less twice `overlapSeconds`): deposits from before
+ *   it are the gateway's history, listed in Operations, not money to decide (docs/attention.md).
+ * - A read longer than `maxPages` goes on over the next runs (PAY_IN_PASS), a page further each run
+ *   (new operations push the rest to later pages, so none is skipped); the cursor moves when it ends.
  * A failed gateway read (refused or unknown) throws before anything is recorded for it, and the
- * cursor stays: the next run reads the same pay_ins again.
+ * cursors stay: the next run reads the same pay_ins again.
  */
-export async function recoverPayIns(deps: PayInRecoveryDeps, limits: PayInRecoveryLimits = DEFAULT_PAY_IN_RECOVERY_LIMITS): Promise<PayInRecoveryResult> {
-  const stored = await deps.store.readCursor()
-  const floor = stored === null ? null : Number(stored) - limits.overlapSeconds
+export async function recoverPayIns(deps: PayInRecoveryDeps, limits: PayInRecoveryLimits, now: number): Promise<PayInRecoveryResult> {
+  let stored = await deps.store.readCursor(PAY_IN_CURSOR)
+  if (stored === null) {
+    // The first read: the cursor starts at the install, so a read that takes several runs keeps it.
+    stored = String(Math.floor(now) - limits.overlapSeconds)
+    await deps.store.advanceCursor(PAY_IN_CURSOR, stored)
+  }
+  const floor = Number(stored) - limits.overlapSeconds
+  const passPosition = await deps.store.readCursor(PAY_IN_PASS)
+  const pass = passPosition === null ? null : { newest: Number(BigInt(passPosition) / PASS_PAGES), page: Number(BigInt(passPosition) % PASS_PAGES) }
+  // An unfinished read (its newest beyond the cursor) goes on where the last run stopped.
+  const going = pass !== null && pass.newest > Number(stored) ? pass : null
   const read: Operation[] = []
-  let newest: number | null = null
+  let newest: number | null = going?.newest ?? null
   let complete = false
-  for (let page = 1; page <= limits.maxPages; page += 1) {
+  let page = going?.page ?? 1
+  for (const last = page + limits.maxPages; page < last; page += 1) {
     const result = await deps.operations.list({ type: "pay_in", page, limit: limits.perPage })
     let behind = result.operations.length > 0
     for (const operation of result.operations) {
       if (operation.type !== "pay_in") continue
       const created = operation.created_at_utc ?? null
       if (created !== null) newest = newest === null ? created : Math.max(newest, created)
-      if (floor === null || created === null || created >= floor) {
+      if (created === null || created >= floor) {
         behind = false
         read.push(operation)
       }
     }
     const meta = result._meta
     const more = meta !== null ? meta.currentPage < meta.pageCount : result.operations.length >= limits.perPage
-    if ((floor !== null && behind) || !more || result.operations.length === 0) {
+    if (behind || !more || result.operations.length === 0) {
       complete = true
       break
     }
@@ -103,7 +124,9 @@ export async function recoverPayIns(deps: PayInRecoveryDeps, limits: PayInRecove
     if (id !== null) recorded.push(id)
   }
   if (complete && newest !== null) {
-    await deps.store.advanceCursor(String(Math.floor(newest)))
+    await deps.store.advanceCursor(PAY_IN_CURSOR, String(Math.floor(newest)))
+  } else if (!complete && newest !== null) {
+    await deps.store.advanceCursor(PAY_IN_PASS, String(BigInt(Math.floor(newest)) * PASS_PAGES + BigInt(page)))
   }
   // A pay_in seen pending (by a callback or an earlier read) whose completion callback was lost,
   // now behind the cursor: re-read by id (spec §4.4), its uid from its stored rows.
@@ -165,8 +188,8 @@ function payInRecoveryDepsOf(container: MedusaContainer, providerId: string, cli
     operations: client.operations,
     deposits: client.deposits,
     store: {
-      readCursor: () => cryptoModule.readCryptoSyncCursor(providerId, PAY_IN_CURSOR),
-      advanceCursor: (position) => cryptoModule.advanceCryptoSyncCursor(providerId, PAY_IN_CURSOR, position),
+      readCursor: (name) => cryptoModule.readCryptoSyncCursor(providerId, name),
+      advanceCursor: (name, position) => cryptoModule.advanceCryptoSyncCursor(providerId, name, position),
       openPayIns: async () => {
         const since = new Date(Date.now() - OPEN_PAY_IN_HOURS * 3600 * 1000)
         const rows = await cryptoModule.listCryptoCallbacks(
@@ -202,12 +225,13 @@ export const recoverCryptoPayInsStep = createStep(recoverCryptoPayInsStepId, asy
   const entries = listCryptoProviderEntries(container.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)).filter((entry) => entry.options.whiteLabel)
   const recorded: string[] = []
   let failed = 0
+  const now = Date.now() / 1000
   for (const entry of entries) {
     try {
-      const result = await recoverPayIns(payInRecoveryDepsOf(container, entry.providerId, gatewayClientOf(entry.options)))
+      const result = await recoverPayIns(payInRecoveryDepsOf(container, entry.providerId, gatewayClientOf(entry.options)), DEFAULT_PAY_IN_RECOVERY_LIMITS, now)
       recorded.push(...result.recorded_ids)
       if (!result.complete) {
-        logger.warn(`crypto reconciliation: ${entry.providerId}: more pay_in operations than one run reads; the rest on the next run`)
+        logger.info(`crypto reconciliation: ${entry.providerId}: more pay_in operations than one run reads; the next run goes on with them`)
       }
     } catch (error) {
       failed += 1

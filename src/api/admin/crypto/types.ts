@@ -183,3 +183,5 @@ export type AdminCryptoRefundClaimsResponse = { claims: AdminCryptoRefundClaim[]
 export type AdminCryptoRefundClaimCreated = { claim: ResultOf<typeof createCryptoRefundClaimWorkflow>; link: string }
 /** POST /admin/crypto/refund-claims/:id/revoke */
 export type AdminCryptoRefundClaimRevokeResponse = { claim: Pick<ResultOf<typeof revokeCryptoRefundClaimWorkflow>, "id" | "status" | "revoked_at" | "revoked_by"> }
+/** POST /admin/crypto/reconcile (202): the reconciliation was asked for; a worker runs it. */
+export type AdminCryptoReconcileResponse = { requested_at: string }

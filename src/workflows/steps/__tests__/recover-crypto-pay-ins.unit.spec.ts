@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js"
 import { GatewayServerError, type Deposit, type Operation, type OperationList } from "../../../gateway"
 import type { CryptoCallbackDelivery } from "../../../modules/crypto/callback-upsert"
-import { recoverPayIns, type PayInRecoveryDeps } from "../recover-crypto-pay-ins"
+import { PAY_IN_CURSOR, recoverPayIns as recoverPayInsAt, type PayInRecoveryDeps, type PayInRecoveryLimits } from "../recover-crypto-pay-ins"
 
 const payInOperation = (id: string, created: number, extra: Partial<Operation> = {}): Operation => ({
   id,
@@ -21,7 +21,7 @@ const payInOperation = (id: string, created: number, extra: Partial<Operation> =
 function world(operations: Operation[], deposits: Deposit[] = [{ uid: "cus_1", hash: "ltc1qcustomer", psys_cid: "LTC" }]) {
   const rows: Array<CryptoCallbackDelivery & { id: string }> = []
   const pagesRead: number[] = []
-  let cursor: string | null = null
+  const cursors = new Map<string, string>()
   let depositsFail = false
   const deps: PayInRecoveryDeps = {
     providerId: "pp_crypto_crypto",
@@ -50,9 +50,11 @@ function world(operations: Operation[], deposits: Deposit[] = [{ uid: "cus_1", h
       },
     },
     store: {
-      readCursor: async () => cursor,
-      advanceCursor: async (position) => {
-        cursor = cursor === null ? position : String(Math.max(Number(cursor), Number(position)))
+      readCursor: async (name) => cursors.get(name) ?? null,
+      // As the module does: the larger position wins.
+      advanceCursor: async (name, position) => {
+        const current = cursors.get(name)
+        cursors.set(name, current === undefined || BigInt(position) > BigInt(current) ? position : current)
       },
       openPayIns: async () => {
         const completed = new Set(rows.filter((row) => row.status === "completed").map((row) => row.txn_id))
@@ -71,7 +73,8 @@ function world(operations: Operation[], deposits: Deposit[] = [{ uid: "cus_1", h
     deps,
     rows,
     pagesRead,
-    cursor: () => cursor,
+    cursor: () => cursors.get(PAY_IN_CURSOR) ?? null,
+    setCursor: (position: string) => cursors.set(PAY_IN_CURSOR, position),
     failDeposits: () => {
       depositsFail = true
     },
@@ -79,6 +82,9 @@ function world(operations: Operation[], deposits: Deposit[] = [{ uid: "cus_1", h
 }
 
 const limits = { perPage: 2, maxPages: 20, overlapSeconds: 600, maxDepositPages: 5, maxOpenReads: 5 }
+/** The install: before every operation of these tests but those a test makes older on purpose. */
+const INSTALLED = 1_789_000_000
+const recoverPayIns = (deps: PayInRecoveryDeps, at: PayInRecoveryLimits = limits, now = INSTALLED) => recoverPayInsAt(deps, at, now)
 
 describe("recovering deposits whose callbacks were lost from the operations list", () => {
   it("records a pay_in no callback reported, linked to the customer its address belongs to, and moves the cursor to the newest read", async () => {
@@ -135,7 +141,8 @@ describe("recovering deposits whose callbacks were lost from the operations list
     w.failDeposits()
     await expect(recoverPayIns(w.deps, limits)).rejects.toThrow()
     expect(w.rows).toEqual([])
-    expect(w.cursor()).toBeNull()
+    // Where the first read starts (the install), not moved by what it read.
+    expect(w.cursor()).toBe(String(INSTALLED - limits.overlapSeconds))
   })
 
   it("records the completion of a pay_in seen pending, whose completed callback was lost, once the list no longer reaches it", async () => {
@@ -152,8 +159,41 @@ describe("recovering deposits whose callbacks were lost from the operations list
 
   it("keeps the cursor when a run stops at its page limit before reaching it", async () => {
     const w = world(Array.from({ length: 5 }, (_, i) => payInOperation(`PI-${i}`, 1_790_000_000 + i)))
+    w.setCursor(String(1_780_000_000))
     const result = await recoverPayIns(w.deps, { ...limits, maxPages: 2 })
     expect(result.complete).toBe(false)
-    expect(w.cursor()).toBeNull()
+    expect(w.cursor()).toBe(String(1_780_000_000))
+  })
+
+  it("starts at the install: the first read records no pay_in from before it, the next one what came after", async () => {
+    const operations = [payInOperation("PI-HISTORY", INSTALLED - 86_400)]
+    const w = world(operations)
+    expect(await recoverPayIns(w.deps)).toMatchObject({ recorded_ids: [], complete: true })
+    expect(w.cursor()).toBe(String(INSTALLED - limits.overlapSeconds))
+    operations.push(payInOperation("PI-AFTER", INSTALLED + 60))
+    await recoverPayIns(w.deps, limits, INSTALLED + 120)
+    expect(w.rows.map((row) => row.txn_id)).toEqual(["PI-AFTER"])
+  })
+
+  it("goes on with a read longer than one run's pages over the next runs, then moves the cursor, however long the history", async () => {
+    const operations = Array.from({ length: 9 }, (_, i) => payInOperation(`PI-${i}`, 1_790_000_000 + i * 60))
+    const w = world(operations)
+    w.setCursor(String(1_780_000_000))
+    const short = { ...limits, maxPages: 2 }
+    const runs: number[][] = []
+    let complete = false
+    for (let run = 0; run < 4 && !complete; run += 1) {
+      w.pagesRead.length = 0
+      // A new deposit arrives between runs: it pushes the rest of the read a place further.
+      if (run === 1) operations.push(payInOperation("PI-NEW", 1_790_000_000 + 3600))
+      complete = (await recoverPayIns(w.deps, short)).complete
+      runs.push([...w.pagesRead])
+    }
+    expect(runs).toEqual([[1, 2], [3, 4], [5]])
+    expect(new Set(w.rows.map((row) => row.txn_id))).toEqual(new Set(operations.filter((o) => o.id !== "PI-NEW").map((o) => o.id)))
+    expect(w.cursor()).toBe(String(1_790_000_000 + 8 * 60))
+    // The deposit that came during the read is the next read's.
+    await recoverPayIns(w.deps, short)
+    expect(w.rows.map((row) => row.txn_id)).toContain("PI-NEW")
   })
 })
