@@ -1,10 +1,35 @@
 // The demo store: a Medusa 2.21 app with medusa-payment-crypto, run by `npm run demo`
-// (scripts/demo.js sets every variable below). It is also the reference for a merchant's config.
+// (scripts/demo.js sets every variable below, scripts/lib/demo-env.js). It is the one configuration
+// every script runs: the demo, the browser, production, scale and bench runs start this app, and
+// `scripts/check-medusa-versions.js` compiles this file into the store it installs on each Medusa
+// version. A merchant's config, each option explained: medusa-config.example.ts.
 import { defineConfig, loadEnv } from "@medusajs/framework/utils"
 
 loadEnv(process.env.NODE_ENV || "development", process.cwd())
 
 const backendUrl = process.env.MEDUSA_BACKEND_URL || "http://localhost:9000"
+
+// One gateway shop registered twice (README "Options"): `crypto` in the white-label mode of the
+// sandbox's white-label shop (session data carries address, amount, QR and expiry, and the
+// storefront shows them: examples/storefront, "pay here"), and `crypto-hosted` (provider id
+// pp_crypto_crypto-hosted), where the shopper pays on the gateway's page and comes back to the
+// storefront's return page.
+function cryptoProvider(id: string, whiteLabel: boolean) {
+  return {
+    resolve: "medusa-payment-crypto/providers/crypto",
+    id,
+    options: {
+      apiKey: process.env.CRYPTO_GATEWAY_API_KEY,
+      baseUrl: process.env.CRYPTO_GATEWAY_BASE_URL,
+      backendUrl,
+      storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
+      whiteLabel,
+      // The demo's payout addresses are usable as soon as they are saved in the address book; a
+      // store's default cooling-off is 24 hours (docs/money-out.md#money-out-policy).
+      moneyOut: { cooling_off_minutes: 0 },
+    },
+  }
+}
 
 // Several instances on one database (docs/production.md): with REDIS_URL set, the event bus, the
 // workflow engine, the cache and the locking provider are Redis modules that every instance shares,
@@ -76,34 +101,7 @@ module.exports = defineConfig({
     {
       resolve: "@medusajs/medusa/payment",
       options: {
-        providers: [
-          {
-            resolve: "medusa-payment-crypto/providers/crypto",
-            id: "crypto",
-            options: {
-              apiKey: process.env.CRYPTO_GATEWAY_API_KEY,
-              baseUrl: process.env.CRYPTO_GATEWAY_BASE_URL,
-              backendUrl,
-              storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
-              // The sandbox's white-label shop: session data carries address, amount, QR and expiry,
-              // and the storefront shows them (examples/storefront: "pay here").
-              whiteLabel: process.env.CRYPTO_GATEWAY_WHITE_LABEL === "true",
-            },
-          },
-          {
-            // The same gateway shop in hosted mode (provider id pp_crypto_crypto-hosted): the shopper
-            // pays on the gateway's page and comes back to the storefront's return page.
-            resolve: "medusa-payment-crypto/providers/crypto",
-            id: "crypto-hosted",
-            options: {
-              apiKey: process.env.CRYPTO_GATEWAY_API_KEY,
-              baseUrl: process.env.CRYPTO_GATEWAY_BASE_URL,
-              backendUrl,
-              storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
-              whiteLabel: false,
-            },
-          },
-        ],
+        providers: [cryptoProvider("crypto", process.env.CRYPTO_GATEWAY_WHITE_LABEL === "true"), cryptoProvider("crypto-hosted", false)],
       },
     },
     // The shopper's e-mails (docs/notifications.md: payment instructions, payment received, pay the

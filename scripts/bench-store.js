@@ -52,8 +52,8 @@ const { spawnSync } = require("child_process")
 const fs = require("fs")
 const os = require("os")
 const path = require("path")
+const { root } = require("./lib/processes")
 const {
-  root,
   prepareStore,
   postJson,
   sandboxControl,

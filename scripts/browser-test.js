@@ -9,14 +9,14 @@
 // `--no-storefront` runs the admin steps only; `--attach` drives a running `npm run demo`.
 const fs = require("fs")
 const path = require("path")
-const { chromium } = require("playwright-core")
 const { startDemo, shutdown } = require("./demo")
+const { paymentStatus } = require("./demo-checkout")
+const { root, waitFor, writeResults } = require("./lib/processes")
+const { launchChromium, logInToAdmin, openCryptoPage } = require("./lib/admin-browser")
 const { booksSteps } = require("./browser/books")
 const { orderRulesSteps } = require("./browser/order-rules")
 
-const root = path.resolve(__dirname, "..")
 const shots = path.join(root, "docs", "screenshots")
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
 // A syntactically valid bech32-shaped BTC address (the sandbox checks the shape, not the checksum).
 const WITHDRAW_ADDRESS = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"
 const WITHDRAW_AMOUNT = "0.0015"
@@ -74,6 +74,16 @@ async function sendWithdrawForm(page) {
   await page.getByLabel("Withdrawal result").waitFor()
 }
 
+/** On the Exchange tab: 0.01 BTC to ETH, estimated (the form then asks for the receiving address). */
+async function estimateExchange(page) {
+  await page.locator("#exchange-from").click()
+  await page.getByRole("option", { name: /^BTC\b/ }).first().click()
+  await page.locator("#exchange-to").click()
+  await page.getByRole("option", { name: /^ETH\b/ }).first().click()
+  await page.locator("#exchange-amount").fill("0.01")
+  await page.getByRole("button", { name: "Estimate" }).click()
+}
+
 async function moneyOutSteps(page, demo) {
   await step("the withdraw form offers the coin's fee plans from the gateway", async () => {
     await page.getByRole("tab", { name: "Withdraw" }).click()
@@ -122,12 +132,7 @@ async function moneyOutSteps(page, demo) {
 
   await step("a confirmed exchange is recorded and listed in the exchange history", async () => {
     await page.getByRole("tab", { name: "Exchange" }).click()
-    await page.locator("#exchange-from").click()
-    await page.getByRole("option", { name: /^BTC\b/ }).first().click()
-    await page.locator("#exchange-to").click()
-    await page.getByRole("option", { name: /^ETH\b/ }).first().click()
-    await page.locator("#exchange-amount").fill("0.01")
-    await page.getByRole("button", { name: "Estimate" }).click()
+    await estimateExchange(page)
     await page.getByLabel(/Receiving address/).fill("0x52908400098527886e0f7030069857d2e4169ee7")
     await page.getByRole("button", { name: "Create exchange" }).click()
     const dialog = page.getByRole("alertdialog")
@@ -151,19 +156,7 @@ async function main({ admin: runAdmin = true, storefront = !process.argv.include
         sandboxApiKey: started.shop.secretKey,
         publishableKey: started.seeded.publishableKey,
       }))
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  })
+  const browser = await launchChromium()
   let adminError = null
   try {
     if (runAdmin) {
@@ -197,19 +190,41 @@ async function adminSteps(browser, demo) {
     page.setDefaultTimeout(120000) // the first admin load pre-bundles the dashboard in dev mode
     const admin = `${demo.backendUrl}/app`
 
-    await step("log in to the admin", async () => {
-      await page.goto(`${admin}/login`)
-      await page.getByPlaceholder("Email").fill(demo.admin.email)
-      await page.getByPlaceholder("Password").fill(demo.admin.password)
-      await page.getByRole("button", { name: "Continue with Email" }).click()
-      await page.waitForURL((url) => !url.pathname.endsWith("/login"))
-    })
+    await step("log in to the admin", () => logInToAdmin(page, admin, demo.admin))
 
     await step("the Crypto page shows balances", async () => {
-      await page.getByRole("link", { name: "Crypto" }).first().click()
-      await page.getByRole("heading", { name: "Crypto", level: 1 }).waitFor()
-      await page.getByRole("cell", { name: /^BTC\b/ }).first().waitFor()
+      await openCryptoPage(page)
       await shot(page, "crypto-balances")
+    })
+
+    await step("a payout address is saved in the address book and usable at once (the demo's cooling-off is 0)", async () => {
+      await page.goto(`${admin}/settings/crypto`)
+      const book = page.getByTestId("address-book")
+      await book.getByLabel("Address coin").click()
+      await page.getByRole("option", { name: /^BTC\b/ }).first().click()
+      await book.getByLabel("Address", { exact: true }).fill(WITHDRAW_ADDRESS)
+      await book.getByLabel("Label").fill("Cold wallet")
+      await book.getByRole("button", { name: "Save address" }).click()
+      const row = book.getByRole("row", { name: new RegExp(WITHDRAW_ADDRESS) })
+      await row.getByText("Cold wallet").waitFor()
+      await row.getByText("usable", { exact: true }).waitFor()
+      await shot(page, "crypto-address-book")
+      // The other addresses the steps below pay (mass payout, a lost answer, an exchange's payout), saved through the same route.
+      const others = [
+        ["BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"],
+        ["BTC", "bc1q9d4ywgfnd8h43da5tpcxcn6ajv590cg6d3tg6a"],
+        ["BTC", "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h"],
+        ["ETH", "0x52908400098527886e0f7030069857d2e4169ee7"],
+      ]
+      for (const [psys_cid, address] of others) {
+        const status = await page.evaluate(
+          async (body) => (await fetch("/admin/crypto/money-out/addresses", { method: "POST", credentials: "include", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).status,
+          { psys_cid, address }
+        )
+        if (status !== 200 && status !== 201) throw new Error(`saving ${psys_cid} ${address} answered ${status}`)
+      }
+      await page.goto(`${admin}/crypto`)
+      await page.getByRole("cell", { name: /^BTC\b/ }).first().waitFor()
     })
 
     await step("a withdrawal goes out through the confirmation prompt", async () => {
@@ -254,12 +269,7 @@ async function adminSteps(browser, demo) {
     await step("the exchange tab estimates an exchange", async () => {
       await page.getByRole("tab", { name: "Exchange" }).click()
       await page.getByRole("heading", { name: "Exchange" }).first().waitFor()
-      await page.locator("#exchange-from").click()
-      await page.getByRole("option", { name: /^BTC\b/ }).first().click()
-      await page.locator("#exchange-to").click()
-      await page.getByRole("option", { name: /^ETH\b/ }).first().click()
-      await page.locator("#exchange-amount").fill("0.01")
-      await page.getByRole("button", { name: "Estimate" }).click()
+      await estimateExchange(page)
       await page.getByLabel(/Receiving address/).waitFor()
       await shot(page, "crypto-exchange")
     })
@@ -323,20 +333,19 @@ async function attentionCheckout(demo, fraction) {
  * until the store shows the cart's crypto session in `sessionStatus`.
  */
 async function waitForSessionStatus(demo, cartId, sessionStatus, timeoutMs = 60000) {
-  const { backendUrl, seeded } = demo
-  const deadline = Date.now() + timeoutMs
   let last = null
-  while (Date.now() < deadline) {
-    const response = await fetch(`${backendUrl}/store/crypto/payment-status?cart_id=${encodeURIComponent(cartId)}`, {
-      headers: { "x-publishable-api-key": seeded.publishableKey },
-    })
-    if (response.ok) {
-      last = (await response.json()).invoice?.session_status ?? null
-      if (last === sessionStatus) return
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-  throw new Error(`cart ${cartId}: its crypto session is still ${last} after ${timeoutMs} ms, not ${sessionStatus}`)
+  await waitFor(
+    `cart ${cartId}'s crypto session to be ${sessionStatus}`,
+    async () => {
+      const status = await paymentStatus(demo, cartId).catch(() => null)
+      last = status ? (status.invoice?.session_status ?? null) : last
+      return last === sessionStatus
+    },
+    timeoutMs,
+    250
+  ).catch(() => {
+    throw new Error(`cart ${cartId}: its crypto session is still ${last} after ${timeoutMs} ms, not ${sessionStatus}`)
+  })
 }
 
 async function makeAttentionItems(demo) {
@@ -436,9 +445,7 @@ function run(options) {
     .then(async (code) => {
       const passed = results.filter((r) => r.ok).length
       const failed = results.length - passed + (code !== 0 && results.every((r) => r.ok) ? 1 : 0)
-      process.stdout.write(`browser: ${passed} passed, ${failed} failed\n`)
-      fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
-      fs.writeFileSync(path.join(root, ".test-results", "browser.json"), JSON.stringify({ passed, failed, steps: results }))
+      process.stdout.write(`browser: ${writeResults("browser", { passed, failed, steps: results })}\n`)
       if (process.argv.includes("--attach")) {
         process.exit(failed > 0 ? 1 : 0)
       }

@@ -6,8 +6,9 @@
 //   - newest: what the registry's `latest` tag says at run time (the day a new 2.x ships, CI tries it;
 //     a `latest` outside the peer range fails here, telling us to decide the range).
 // For each version: a store folder in the OS temp folder (package.json with @medusajs/medusa,
-// framework and cli at that exact version plus the plugin's tarball from `npm pack`, the demo store's
-// config minus the admin, and its seed, demo/src/lib/seed-store.ts, compiled to JavaScript);
+// framework and cli at that exact version plus the plugin's tarball from `npm pack`, and the demo
+// store's config, demo/medusa-config.ts, and seed, demo/src/lib/seed-store.ts, compiled to JavaScript;
+// the admin disabled through the config's DEMO_DISABLE_ADMIN);
 // `npm install` with NO --legacy-peer-deps (a peer conflict fails here); `medusa db:migrate`; the seed
 // and an admin user; `medusa start`; one checkout with crypto through the store API (the demo's
 // scripted checkout, scripts/demo-checkout.js), paid through the bundled sandbox (started from the
@@ -23,17 +24,17 @@
 //     --no-build  pack what .medusa/ holds now instead of running `npm run build` first
 //     --keep      leave the scratch stores (their paths are printed)
 //     --versions  the Medusa versions to try instead of the range's floor and `latest`
-const { spawn, spawnSync } = require("child_process")
+const { spawnSync } = require("child_process")
 const fs = require("fs")
 const os = require("os")
 const path = require("path")
 const ts = require("typescript")
 const { startEmbeddedPostgres, THROWAWAY_FLAGS } = require("./embedded-pg")
-const { freePort, tail } = require("./lib/store-cluster")
+const { root, run, freePort, tail, startMedusa, writeResults } = require("./lib/processes")
 const { runCheckout } = require("./demo-checkout")
+const { demoStoreEnv } = require("./lib/demo-env")
 const { checkPackageTypes } = require("./check-package-types")
 
-const root = path.resolve(__dirname, "..")
 const npm = process.platform === "win32" ? "npm.cmd" : "npm"
 const args = process.argv.slice(2)
 const keep = args.includes("--keep")
@@ -52,25 +53,6 @@ function log(message) {
 function report(ok, name, detail) {
   checks.push({ name, ok, detail: detail || "" })
   process.stdout.write(`${ok ? "PASS" : "FAIL"} ${name}${detail ? ` (${detail})` : ""}\n`)
-}
-
-/** Runs a command to completion within `timeoutMs`; throws with the command's last output lines. */
-function run(cmd, cmdArgs, { cwd = root, env = process.env, timeoutMs = 300000 } = {}) {
-  const result = spawnSync(cmd, cmdArgs, {
-    cwd,
-    env,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: timeoutMs,
-    killSignal: "SIGKILL",
-  })
-  if (result.status !== 0) {
-    const why = result.error && result.error.code === "ETIMEDOUT" ? `timed out after ${timeoutMs / 1000} s` : `exit ${result.status}`
-    const output = `${result.stdout || ""}\n${result.stderr || ""}`.trim().split("\n").slice(-60).join("\n")
-    throw new Error(`${path.basename(cmd)} ${cmdArgs.join(" ")} failed (${why}) in ${cwd}:\n${output}`)
-  }
-  return result.stdout
 }
 
 const npmEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" }
@@ -113,9 +95,13 @@ function versionsToTry(pkg) {
   })
 }
 
-/** The demo store's seed (demo/src/lib/seed-store.ts, demo/src/scripts/seed.ts) as CommonJS. */
-function writeSeed(store) {
+/**
+ * The demo store's config and seed (demo/medusa-config.ts, demo/src/lib/seed-store.ts,
+ * demo/src/scripts/seed.ts) as CommonJS: the store under test is configured as the demo store is.
+ */
+function writeDemoSources(store) {
   for (const [from, to] of [
+    ["demo/medusa-config.ts", "medusa-config.js"],
     ["demo/src/lib/seed-store.ts", "src/lib/seed-store.js"],
     ["demo/src/scripts/seed.ts", "src/scripts/seed.js"],
   ]) {
@@ -127,56 +113,6 @@ function writeSeed(store) {
     fs.writeFileSync(path.join(store, to), outputText)
   }
 }
-
-// The demo store's configuration (demo/medusa-config.ts) without the admin (no admin build in a
-// check of the server; the admin extensions are checked by `npm run test:production`).
-const medusaConfig = `const { defineConfig, loadEnv } = require("@medusajs/framework/utils")
-loadEnv(process.env.NODE_ENV || "development", process.cwd())
-const backendUrl = process.env.MEDUSA_BACKEND_URL
-module.exports = defineConfig({
-  projectConfig: {
-    databaseUrl: process.env.DATABASE_URL,
-    http: {
-      storeCors: backendUrl,
-      adminCors: backendUrl,
-      authCors: backendUrl,
-      jwtSecret: "versions-check-jwt-secret",
-      cookieSecret: "versions-check-cookie-secret",
-    },
-  },
-  admin: { disable: true },
-  plugins: [{ resolve: "medusa-payment-crypto", options: {} }],
-  modules: [
-    {
-      resolve: "@medusajs/medusa/payment",
-      options: {
-        providers: [
-          {
-            resolve: "medusa-payment-crypto/providers/crypto",
-            id: "crypto",
-            options: {
-              apiKey: process.env.CRYPTO_GATEWAY_API_KEY,
-              baseUrl: process.env.CRYPTO_GATEWAY_BASE_URL,
-              backendUrl,
-              whiteLabel: process.env.CRYPTO_GATEWAY_WHITE_LABEL === "true",
-            },
-          },
-          {
-            resolve: "medusa-payment-crypto/providers/crypto",
-            id: "crypto-hosted",
-            options: {
-              apiKey: process.env.CRYPTO_GATEWAY_API_KEY,
-              baseUrl: process.env.CRYPTO_GATEWAY_BASE_URL,
-              backendUrl,
-              whiteLabel: false,
-            },
-          },
-        ],
-      },
-    },
-  ],
-})
-`
 
 /**
  * Every export of a Medusa package the plugin's compiled server code reads (`utils_1.Name` after
@@ -243,63 +179,6 @@ function checkMedusaApis(store) {
   return Object.values(wanted).reduce((sum, names) => sum + names.length, 0)
 }
 
-/** Starts `medusa start` in its own process group; registers its stop. */
-function startStore(store, env, port) {
-  const logFile = path.join(store, "medusa.log")
-  const out = fs.openSync(logFile, "w")
-  const child = spawn(path.join(store, "node_modules", ".bin", "medusa"), ["start"], {
-    cwd: store,
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", out, out],
-    detached: true,
-  })
-  fs.closeSync(out)
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        resolve()
-        return
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid, "SIGKILL")
-        } catch {
-          // gone
-        }
-        resolve()
-      }, 5000)
-      child.once("exit", () => {
-        clearTimeout(timer)
-        resolve()
-      })
-      try {
-        process.kill(-child.pid, "SIGTERM")
-      } catch {
-        // gone
-      }
-    })
-  stops.push(stop)
-  return { child, logFile, stop }
-}
-
-async function waitForHealth(url, store, timeoutMs) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (store.child.exitCode !== null) {
-      throw new Error(`the store exited with code ${store.child.exitCode} before it answered:\n${tail(store.logFile, 25)}`)
-    }
-    try {
-      if ((await fetch(`${url}/health`, { signal: AbortSignal.timeout(5000) })).ok) {
-        return
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error(`the store did not answer ${url}/health within ${timeoutMs / 1000} s:\n${tail(store.logFile, 25)}`)
-}
-
 function withTimeout(promise, ms, what) {
   let timer
   return Promise.race([
@@ -320,8 +199,7 @@ async function checkVersion({ version }, tarball, pg, index) {
     path.join(store, "package.json"),
     JSON.stringify({ name: `store-medusa-${version.replace(/\W/g, "-")}`, version: "0.0.0", private: true, dependencies }, null, 2)
   )
-  fs.writeFileSync(path.join(store, "medusa-config.js"), medusaConfig)
-  writeSeed(store)
+  writeDemoSources(store)
 
   log(`${version}: npm install (Medusa ${version} and the packed plugin, no --legacy-peer-deps)…`)
   const t0 = Date.now()
@@ -342,15 +220,16 @@ async function checkVersion({ version }, tarball, pg, index) {
   const port = await freePort()
   const backendUrl = `http://127.0.0.1:${port}`
   const env = {
-    ...process.env,
-    NODE_ENV: "development",
-    DATABASE_URL: pg.url(database),
-    MEDUSA_BACKEND_URL: backendUrl,
-    CRYPTO_GATEWAY_BASE_URL: sandbox.url,
-    CRYPTO_GATEWAY_API_KEY: shop.secretKey,
-    CRYPTO_GATEWAY_WHITE_LABEL: String(Boolean(shop.whiteLabel)),
-    DEMO_SEED_OUTPUT: path.join(store, "seed.json"),
-    MEDUSA_DISABLE_TELEMETRY: "true",
+    ...demoStoreEnv(process.env, {
+      databaseUrl: pg.url(database),
+      backendUrl,
+      sandboxUrl: sandbox.url,
+      apiKey: shop.secretKey,
+      whiteLabel: shop.whiteLabel,
+      seedOutput: path.join(store, "seed.json"),
+    }),
+    // No admin build in a check of the server; the admin extensions are checked by `npm run test:production`.
+    DEMO_DISABLE_ADMIN: "true",
     LOG_LEVEL: "info",
   }
   for (const key of ["REDIS_URL", "MEDUSA_WORKER_MODE", "NODE_OPTIONS"]) {
@@ -368,9 +247,10 @@ async function checkVersion({ version }, tarball, pg, index) {
   const seeded = JSON.parse(fs.readFileSync(env.DEMO_SEED_OUTPUT, "utf8"))
 
   log(`${version}: medusa start on ${backendUrl} (log ${path.join(store, "medusa.log")})…`)
-  const running = startStore(store, env, port)
+  const running = startMedusa({ bin: medusa, cwd: store, env, port, host: "127.0.0.1", logFile: path.join(store, "medusa.log") })
+  stops.push(() => running.stop())
   try {
-    await waitForHealth(backendUrl, running, 180000)
+    await running.waitReady(180000)
     const result = await withTimeout(
       runCheckout({
         backendUrl,
@@ -418,12 +298,8 @@ function finish(code) {
     }
   }
   const failed = checks.filter((c) => !c.ok).length
-  fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
-  fs.writeFileSync(
-    path.join(root, ".test-results", "medusa-versions.json"),
-    JSON.stringify({ passed: checks.length - failed, failed, checks }, null, 2)
-  )
-  process.stdout.write(`${checks.length - failed} passed, ${failed} failed (${((Date.now() - started) / 60000).toFixed(1)} min)\n`)
+  const closing = writeResults("medusa-versions", { passed: checks.length - failed, failed, checks })
+  process.stdout.write(`${closing} (${((Date.now() - started) / 60000).toFixed(1)} min)\n`)
   process.exit(code !== 0 || failed > 0 || checks.length === 0 ? 1 : 0)
 }
 
@@ -437,7 +313,7 @@ async function main() {
     run(npm, ["run", "build"], { timeoutMs: 600000 })
   }
   // The build above is what prepack runs; --ignore-scripts keeps npm pack from building twice.
-  const packed = JSON.parse(run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", scratch], { env: npmEnv }))
+  const packed = JSON.parse(run(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", scratch], { env: npmEnv, timeoutMs: 300000 }))
   const tarball = path.join(scratch, packed[0].filename)
   log(`packed ${packed[0].filename} (${packed[0].entryCount} files)`)
 

@@ -3,15 +3,10 @@
 // gateway's signed callback places and captures the order. Used by `npm run demo`.
 const path = require("path")
 const Medusa = require("@medusajs/js-sdk").default
+const { waitFor } = require("./lib/processes")
 
-const address = {
-  first_name: "Ada",
-  last_name: "Lovelace",
-  address_1: "Invalidenstraße 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-}
+// The demo's shopper (the demo store's carts route, demo/src/api/demo-test/carts, uses the same address).
+const address = require("../demo/src/lib/shopper-address.json")
 
 /**
  * The sandbox's typed control client: `sandbox.control` when the caller hands a started sandbox,
@@ -26,18 +21,18 @@ function sandboxControlOf(sandbox) {
   return connectSandboxControl({ url: sandbox.url, apiKey: sandbox.apiKey })
 }
 
-async function waitFor(what, probe, timeoutMs) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) {
-      return value
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`)
-    }
-    await new Promise((r) => setTimeout(r, 500))
+/**
+ * The plugin's store route a storefront polls (GET /store/crypto/payment-status): the cart's order id
+ * once placed and its crypto invoice. Throws on an answer that is not 2xx.
+ */
+async function paymentStatus({ backendUrl, publishableKey }, cartId) {
+  const response = await fetch(`${backendUrl}/store/crypto/payment-status?cart_id=${encodeURIComponent(cartId)}`, {
+    headers: { "x-publishable-api-key": publishableKey },
+  })
+  if (!response.ok) {
+    throw new Error(`payment-status answered ${response.status}`)
   }
+  return response.json()
 }
 
 /**
@@ -78,17 +73,7 @@ async function runCheckout(opts) {
   // both give the same order.
   const orderId = await waitFor(
     "the order to be placed by the gateway's callback",
-    async () => {
-      const response = await fetch(
-        `${backendUrl}/store/crypto/payment-status?cart_id=${encodeURIComponent(cart.id)}`,
-        { headers: { "x-publishable-api-key": publishableKey } }
-      )
-      if (!response.ok) {
-        return null
-      }
-      const body = await response.json()
-      return body.order_id || null
-    },
+    async () => (await paymentStatus({ backendUrl, publishableKey }, cart.id).catch(() => null))?.order_id || null,
     60000
   )
 
@@ -124,4 +109,4 @@ async function runCheckout(opts) {
   }
 }
 
-module.exports = { runCheckout }
+module.exports = { runCheckout, paymentStatus }

@@ -4,13 +4,11 @@
 // into the example like any registry package (no symlink into this repository, so the kit's `react`
 // import resolves to the example's own React 19, never to the repository's React 18 that the admin
 // uses; the plugin's Medusa peers are optional, so none is installed into the example).
-const { spawn } = require("child_process")
 const fs = require("fs")
 const path = require("path")
+const { root, run, startGroup, waitForAnswer } = require("./lib/processes")
 
-function exampleDir(root) {
-  return path.join(root, "examples", "storefront")
-}
+const exampleDir = path.join(root, "examples", "storefront")
 
 function npmBin() {
   return process.platform === "win32" ? "npm.cmd" : "npm"
@@ -32,10 +30,10 @@ function newestMtime(dir) {
  * Builds the kit and packs the plugin (`npm pack`: the tarball a registry would serve) into
  * examples/storefront/.kit/medusa-payment-crypto.tgz, which the example's package.json names.
  */
-function packKit({ root, log, run }) {
+function packKit(log) {
   log("building the storefront kit (npm run build:storefront) and packing the plugin…")
   run(npmBin(), ["run", "--silent", "build:storefront"], { cwd: root })
-  const destination = path.join(exampleDir(root), ".kit")
+  const destination = path.join(exampleDir, ".kit")
   fs.rmSync(destination, { recursive: true, force: true })
   fs.mkdirSync(destination, { recursive: true })
   const output = run(npmBin(), ["pack", "--silent", "--pack-destination", destination], { cwd: root })
@@ -50,22 +48,21 @@ function packKit({ root, log, run }) {
  * `file:` tarball even when its content changed, so that one package is removed first), and runs
  * `next build` when a source or the kit changed since the last build.
  */
-function prepareStorefront({ root, log, run }) {
-  const dir = exampleDir(root)
-  packKit({ root, log, run })
-  fs.rmSync(path.join(dir, "node_modules", "medusa-payment-crypto"), { recursive: true, force: true })
+function prepareStorefront({ log }) {
+  packKit(log)
+  fs.rmSync(path.join(exampleDir, "node_modules", "medusa-payment-crypto"), { recursive: true, force: true })
   log("installing the example storefront's dependencies and the packed plugin (examples/storefront)…")
-  run(npmBin(), ["install", "--no-audit", "--no-fund"], { cwd: dir })
-  const buildId = path.join(dir, ".next", "BUILD_ID")
+  run(npmBin(), ["install", "--no-audit", "--no-fund"], { cwd: exampleDir })
+  const buildId = path.join(exampleDir, ".next", "BUILD_ID")
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0
-  const kitChanged = !fs.existsSync(buildId) || !sameKitAsBuilt(dir)
-  if (!kitChanged && builtAt > newestMtime(dir) && process.env.DEMO_STOREFRONT_REBUILD !== "1") {
+  const kitChanged = !fs.existsSync(buildId) || !sameKitAsBuilt(exampleDir)
+  if (!kitChanged && builtAt > newestMtime(exampleDir) && process.env.DEMO_STOREFRONT_REBUILD !== "1") {
     log("the example storefront's build is up to date")
     return
   }
   log("building the example storefront (next build; a few minutes the first time)…")
-  run(path.join(dir, "node_modules", ".bin", "next"), ["build"], { cwd: dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } })
-  fs.writeFileSync(path.join(dir, ".next", "kit.sha256"), kitHash(dir))
+  run(path.join(exampleDir, "node_modules", ".bin", "next"), ["build"], { cwd: exampleDir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } })
+  fs.writeFileSync(path.join(exampleDir, ".next", "kit.sha256"), kitHash(exampleDir))
 }
 
 /** A hash of the kit as installed in the example (the tarball's own bytes carry timestamps). */
@@ -89,31 +86,12 @@ function sameKitAsBuilt(dir) {
   return fs.existsSync(file) && fs.readFileSync(file, "utf8") === kitHash(dir)
 }
 
-async function waitForPage(url, child, timeoutMs) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`the storefront exited with code ${child.exitCode} before it was ready`)
-    }
-    try {
-      const response = await fetch(url)
-      if (response.status < 500) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error(`the storefront did not answer ${url} within ${timeoutMs / 1000} s`)
-}
-
 /** `next start` on `port`, reading the store's URL and publishable key at run time. */
-async function startStorefront({ root, stateDir, port, url, backendUrl, publishableKey, log, cleanups }) {
-  const dir = exampleDir(root)
+async function startStorefront({ stateDir, port, url, backendUrl, publishableKey, log, cleanups }) {
   const logFile = path.join(stateDir, "storefront.log")
-  const out = fs.openSync(logFile, "w")
   log(`starting the example storefront on ${url} (log: ${path.relative(root, logFile)})…`)
-  const child = spawn(path.join(dir, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "localhost"], {
-    cwd: dir,
+  const next = startGroup(path.join(exampleDir, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "localhost"], {
+    cwd: exampleDir,
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -122,33 +100,11 @@ async function startStorefront({ root, stateDir, port, url, backendUrl, publisha
       MEDUSA_PUBLISHABLE_KEY: publishableKey,
       STOREFRONT_URL: url,
     },
-    stdio: ["ignore", out, out],
-    detached: true,
+    logFile,
   })
-  cleanups.push(async () => {
-    if (child.exitCode !== null) return
-    try {
-      process.kill(-child.pid, "SIGTERM")
-    } catch {
-      return
-    }
-    await new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid, "SIGKILL")
-        } catch {
-          // already gone
-        }
-        resolve()
-      }, 5000)
-      child.once("exit", () => {
-        clearTimeout(timer)
-        resolve()
-      })
-    })
-  })
-  await waitForPage(url, child, 120000)
-  return { url, child, logFile }
+  cleanups.push(() => next.stop())
+  await waitForAnswer(url, next, { name: "the storefront", timeoutMs: 120000, ready: (response) => response.status < 500 })
+  return { url }
 }
 
 module.exports = { prepareStorefront, startStorefront }

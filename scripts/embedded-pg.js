@@ -11,10 +11,10 @@
 // from there. The copy is kept (one per package version) and reused by later runs.
 const { spawnSync } = require("child_process")
 const fs = require("fs")
-const net = require("net")
 const os = require("os")
 const path = require("path")
 const { pathToFileURL } = require("url")
+const { freePort } = require("./lib/processes")
 // A native dynamic import that no transformer rewrites into require(): Jest's transform of
 // integration-tests/global-setup.js turns `import(url)` into `require("file://…")`, which fails.
 const importEsm = new Function("specifier", "return import(specifier)")
@@ -150,17 +150,6 @@ async function loadEmbeddedPostgres() {
   return (await importEsm(pathToFileURL(copy.entry).href)).default
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "localhost", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 /**
  * Starts a throw-away PostgreSQL. Its data folder is under the OS temp folder so that "postgres" can
  * reach it. Returns { port, url(database), createDatabase(name), stop() }.
@@ -169,7 +158,7 @@ async function startEmbeddedPostgres(opts = {}) {
   const EmbeddedPostgres = await loadEmbeddedPostgres()
   const user = opts.user || "postgres"
   const password = opts.password || "postgres"
-  const port = opts.port ? Number(opts.port) : await freePort()
+  const port = opts.port ? Number(opts.port) : await freePort({ host: "localhost" })
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${opts.prefix || "medusa-payment-crypto-pg"}-`))
   fs.chmodSync(dir, 0o755)
   const pg = new EmbeddedPostgres({

@@ -20,11 +20,11 @@
 const fs = require("fs")
 const http = require("http")
 const path = require("path")
-const { chromium } = require("playwright-core")
 const { startEmbeddedPostgres } = require("./embedded-pg")
-const { root, demoDir, medusaBin, freePort, run, tail } = require("./lib/store-cluster")
+const { demoStoreEnv } = require("./lib/demo-env")
+const { root, demoDir, medusaBin, freePort, run, startMedusa, linkPluginIntoDemo, writeResults } = require("./lib/processes")
+const { launchChromium, logInToAdmin, openCryptoPage } = require("./lib/admin-browser")
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
 const ADMIN = { email: "admin@example.com", password: "supersecret" }
 const stateDir = path.join(root, ".demo", "production")
 const buildDir = path.join(demoDir, ".medusa", "server")
@@ -76,35 +76,13 @@ async function startForwardedProtoProxy(targetPort) {
   return port
 }
 
-async function waitForHealth(url, child, logFile, timeoutMs) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`the store exited with code ${child.exitCode}:\n${tail(logFile, 20)}`)
-    }
-    try {
-      if ((await fetch(`${url}/health`)).ok) {
-        return
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error(`no answer from ${url}/health within ${timeoutMs / 1000} s:\n${tail(logFile, 20)}`)
-}
-
 async function main() {
   fs.mkdirSync(stateDir, { recursive: true })
   await step("medusa build of the demo store with the plugin", async () => {
     if (!(process.argv.includes("--no-build") && fs.existsSync(path.join(root, ".medusa/server/src/sandbox/index.js")))) {
       run(medusaBin, ["plugin:build"])
     }
-    const link = path.join(demoDir, "node_modules", "medusa-payment-crypto")
-    fs.mkdirSync(path.dirname(link), { recursive: true })
-    if (!fs.existsSync(link)) {
-      fs.symlinkSync(path.relative(path.dirname(link), root), link, "dir")
-    }
+    linkPluginIntoDemo()
     // --reuse-store-build: keep an existing demo/.medusa/server (re-running the later steps only).
     if (!(process.argv.includes("--reuse-store-build") && fs.existsSync(path.join(buildDir, "medusa-config.js")))) {
       // The admin calls the server that serves it ("/"), wherever the proxy exposes it.
@@ -130,21 +108,20 @@ async function main() {
   // The public URL is the proxy's; the browser uses "localhost", a secure context for Secure cookies.
   const publicUrl = `http://localhost:${proxyPort}`
   const env = {
-    ...process.env,
+    ...demoStoreEnv(process.env, {
+      databaseUrl: pg.url("medusa_production"),
+      backendUrl: publicUrl,
+      sandboxUrl: sandbox.url,
+      apiKey: shop.secretKey,
+      whiteLabel: shop.whiteLabel,
+      seedOutput: path.join(stateDir, "seed.json"),
+    }),
     NODE_ENV: "production",
-    DATABASE_URL: pg.url("medusa_production"),
-    MEDUSA_BACKEND_URL: publicUrl,
     ADMIN_CORS: publicUrl,
     AUTH_CORS: publicUrl,
-    CRYPTO_GATEWAY_BASE_URL: sandbox.url,
-    CRYPTO_GATEWAY_API_KEY: shop.secretKey,
-    CRYPTO_GATEWAY_WHITE_LABEL: String(Boolean(shop.whiteLabel)),
-    DEMO_SEED_OUTPUT: path.join(stateDir, "seed.json"),
-    MEDUSA_DISABLE_TELEMETRY: "true",
     JWT_SECRET: "production-check-jwt-secret",
     COOKIE_SECRET: "production-check-cookie-secret",
-    PORT: String(storePort),
-    HOST: "127.0.0.1",
+    LOG_LEVEL: process.env.LOG_LEVEL || "http", // Medusa's own default, as a deployed store logs
   }
   delete env.REDIS_URL
   delete env.MEDUSA_WORKER_MODE
@@ -156,38 +133,9 @@ async function main() {
   })
 
   await step("the store starts from .medusa/server with NODE_ENV=production", async () => {
-    const logFile = path.join(stateDir, "medusa.log")
-    const out = fs.openSync(logFile, "w")
-    const { spawn } = require("child_process")
-    const child = spawn(medusaBin, ["start"], { cwd: buildDir, env, stdio: ["ignore", out, out], detached: true })
-    fs.closeSync(out)
-    stops.push(
-      () =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null) {
-            resolve()
-            return
-          }
-          const timer = setTimeout(() => {
-            try {
-              process.kill(-child.pid, "SIGKILL")
-            } catch {
-              // gone
-            }
-            resolve()
-          }, 5000)
-          child.once("exit", () => {
-            clearTimeout(timer)
-            resolve()
-          })
-          try {
-            process.kill(-child.pid, "SIGTERM")
-          } catch {
-            // gone
-          }
-        })
-    )
-    await waitForHealth(`http://127.0.0.1:${storePort}`, child, logFile, 180000)
+    const store = startMedusa({ cwd: buildDir, env, port: storePort, host: "127.0.0.1", logFile: path.join(stateDir, "medusa.log") })
+    stops.push(() => store.stop())
+    await store.waitReady(180000)
     const index = await fetch(`${publicUrl}/app`)
     if (!index.ok) {
       throw new Error(`/app answered ${index.status}`)
@@ -195,10 +143,7 @@ async function main() {
     return `admin served from the build at ${publicUrl}/app`
   })
 
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  })
+  const browser = await launchChromium()
   stops.push(() => browser.close())
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage()
   page.setDefaultTimeout(60000)
@@ -208,18 +153,8 @@ async function main() {
     await page.screenshot({ path: file, fullPage: true }).catch(() => undefined)
   }
   try {
-    await step("the production admin logs in", async () => {
-      await page.goto(`${publicUrl}/app/login`)
-      await page.getByPlaceholder("Email").fill(ADMIN.email)
-      await page.getByPlaceholder("Password").fill(ADMIN.password)
-      await page.getByRole("button", { name: "Continue with Email" }).click()
-      await page.waitForURL((url) => !url.pathname.endsWith("/login"))
-    })
-    await step("the production admin loads the Crypto page with the gateway's balances", async () => {
-      await page.getByRole("link", { name: "Crypto" }).first().click()
-      await page.getByRole("heading", { name: "Crypto", level: 1 }).waitFor()
-      await page.getByRole("cell", { name: /^BTC\b/ }).first().waitFor()
-    })
+    await step("the production admin logs in", () => logInToAdmin(page, `${publicUrl}/app`, ADMIN))
+    await step("the production admin loads the Crypto page with the gateway's balances", () => openCryptoPage(page))
   } catch (error) {
     await onFailure()
     throw error
@@ -232,9 +167,7 @@ async function finish() {
   }
   const passed = steps.filter((s) => s.ok).length
   const failed = steps.length - passed
-  fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
-  fs.writeFileSync(path.join(root, ".test-results", "production.json"), JSON.stringify({ passed, failed, steps }, null, 2))
-  process.stdout.write(`${passed} passed, ${failed} failed\n`)
+  process.stdout.write(`${writeResults("production", { passed, failed, steps })}\n`)
   return failed
 }
 

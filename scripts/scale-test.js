@@ -19,8 +19,8 @@
 // `--no-build` skips `medusa plugin:build` (when .medusa/server is current).
 const fs = require("fs")
 const path = require("path")
+const { root, tail, writeResults } = require("./lib/processes")
 const {
-  root,
   prepareStore,
   postJson,
   sandboxControl,
@@ -29,7 +29,6 @@ const {
   cartOutcomes,
   poll,
   percentile,
-  tail,
   redisTarget,
   redisClient,
   cleanRedis,
@@ -281,9 +280,7 @@ async function finish(cluster, redis) {
   await cleanRedis(redis).catch((error) => log(`could not clean Redis keys: ${error.message}`))
   const passed = checks.filter((c) => c.ok).length
   const failed = checks.length - passed
-  fs.mkdirSync(path.join(root, ".test-results"), { recursive: true })
-  fs.writeFileSync(path.join(root, ".test-results", "scale.json"), JSON.stringify({ passed, failed, checks }, null, 2))
-  process.stdout.write(`${passed} passed, ${failed} failed\n`)
+  process.stdout.write(`${writeResults("scale", { passed, failed, checks })}\n`)
   return failed
 }
 

@@ -8,11 +8,12 @@
 const fs = require("fs")
 const path = require("path")
 const Decimal = require("decimal.js")
+const { paymentStatus } = require("./demo-checkout")
+const { root, waitFor } = require("./lib/processes")
 
 /** A customer's own BTC address (bech32) for the refund they claim. */
 const REFUND_ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 
-const root = path.resolve(__dirname, "..")
 const shots = path.join(root, "docs", "screenshots")
 const CART_COOKIE = "_medusa_cart_id"
 const ADDRESS = { email: "shopper@example.com", first_name: "Ada", last_name: "Lovelace", address_1: "Teststr. 1", city: "Berlin", postal_code: "10115" }
@@ -24,24 +25,6 @@ function sandboxClient(demo) {
     const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) })
     if (!response.ok) throw new Error(`sandbox ${route} answered ${response.status}: ${await response.text()}`)
     return (await response.json()).data
-  }
-}
-
-async function paymentStatus(demo, cartId) {
-  const response = await fetch(`${demo.backendUrl}/store/crypto/payment-status?cart_id=${encodeURIComponent(cartId)}`, {
-    headers: { "x-publishable-api-key": demo.publishableKey },
-  })
-  if (!response.ok) throw new Error(`payment-status answered ${response.status}`)
-  return response.json()
-}
-
-async function waitFor(what, probe, timeoutMs = 60000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 500))
   }
 }
 
@@ -81,6 +64,15 @@ async function choosePayment(page, providerTitle, coin) {
 
 const HOSTED = /payment page/
 const WHITE_LABEL = /pay here/
+const ORDER_CONFIRMED = /\/order\/[^/]+\/confirmed$/
+
+/** Waits until the white-label panel shows an address other than `old` (a new invoice's) and answers it. */
+function newAddressShown(page, old, what) {
+  return waitFor(what, async () => {
+    const text = ((await page.locator(".mpc-panel-address code").first().textContent().catch(() => "")) || "").trim()
+    return text !== "" && text !== old ? text : null
+  })
+}
 
 async function axeScan(page, label) {
   await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") })
@@ -107,6 +99,36 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
   const sf = demo.storefrontUrl
   const control = sandboxClient(demo)
   const shot = (page, name) => page.screenshot({ path: path.join(shots, `storefront-${name}.png`), fullPage: true })
+  /** The shopper's wallet pays invoice `txnId` (the sandbox's control API; `params`: amount, confirmations). */
+  const pay = (txnId, params) => control(`/invoices/${encodeURIComponent(txnId)}/pay`, params)
+  /** What the gateway asks for invoice `txnId` in all (invoice_total_sum), from the sandbox. */
+  const invoiceTotal = async (txnId) => new Decimal((await demo.sandbox.control.as(demo.shop.secretKey).invoice(txnId)).invoice_total_sum)
+
+  /** Product → … → review with `provider` and `coin` (and the white-label panel shown); answers the cart id and its invoice. */
+  async function checkout(page, context, provider, coin) {
+    await toPaymentStep(page, sf)
+    await choosePayment(page, provider, coin)
+    if (provider === WHITE_LABEL) await page.locator(".mpc-panel").waitFor()
+    const cartId = await cartIdOf(context)
+    return { cartId, invoice: (await paymentStatus(demo, cartId)).invoice }
+  }
+
+  /**
+   * On the gateway's hosted invoice page: pays in full, the confirmations arrive, and its "To the site"
+   * link brings the shopper back to the confirmed order. `screenshot` names a shot of the unpaid page.
+   */
+  async function payOnGatewayPage(page, screenshot = null) {
+    await page.waitForURL((url) => url.href.startsWith(demo.sandboxUrl))
+    if (screenshot) await shot(page, screenshot)
+    await page.getByRole("button", { name: "Pay in full" }).click()
+    await page.locator("#status", { hasText: "pending" }).waitFor()
+    await page.getByRole("button", { name: "Confirmations arrive" }).click()
+    // The page's "To the site" link gets its href (the plugin's return URL) once the invoice is paid.
+    const toSite = page.locator('#to-site[href*="/checkout/crypto/return"]')
+    await toSite.waitFor()
+    await toSite.click()
+    await page.waitForURL(ORDER_CONFIRMED, { timeout: 90000 })
+  }
 
   async function withShopper(options, fn) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options })
@@ -135,16 +157,7 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       await shot(page, "payment-step")
       await choosePayment(page, HOSTED, "BTC")
       await page.getByRole("button", { name: "Pay with crypto" }).click()
-      await page.waitForURL((url) => url.href.startsWith(demo.sandboxUrl))
-      await shot(page, "hosted-invoice")
-      await page.getByRole("button", { name: "Pay in full" }).click()
-      await page.locator("#status", { hasText: "pending" }).waitFor()
-      await page.getByRole("button", { name: "Confirmations arrive" }).click()
-      // The page's "To the site" link gets its href (the plugin's return URL) once the invoice is paid.
-      const toSite = page.locator('#to-site[href*="/checkout/crypto/return"]')
-      await toSite.waitFor()
-      await toSite.click()
-      await page.waitForURL(/\/order\/[^/]+\/confirmed$/, { timeout: 90000 })
+      await payOnGatewayPage(page, "hosted-invoice")
       await page.getByTestId("order-confirmed").waitFor()
       await expectNoCart(context)
       await shot(page, "order-confirmed")
@@ -153,11 +166,8 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
 
   await step("storefront: the shopper never returns; the callback places the order and a later return lands on it", () =>
     withShopper({}, async ({ context, page }) => {
-      await toPaymentStep(page, sf)
-      await choosePayment(page, HOSTED, "LTC")
-      const cartId = await cartIdOf(context)
-      const { invoice } = await paymentStatus(demo, cartId)
-      await control(`/invoices/${encodeURIComponent(invoice.txn_id)}/pay`)
+      const { cartId, invoice } = await checkout(page, context, HOSTED, "LTC")
+      await pay(invoice.txn_id)
       const orderId = await waitFor("the callback to place the order", async () => (await paymentStatus(demo, cartId)).order_id)
       await page.goto(`${sf}/checkout/crypto/return?cart_id=${encodeURIComponent(cartId)}`)
       await page.waitForURL(new RegExp(`/order/${orderId}/confirmed$`))
@@ -193,14 +203,14 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       await waitFor("the countdown to move", async () => (await countdown.textContent()) !== before, 10000)
       await shot(page, "white-label-panel")
 
-      await control(`/invoices/${encodeURIComponent(invoice.txn_id)}/pay`, { confirmations: 1 })
+      await pay(invoice.txn_id, { confirmations: 1 })
       await page.clock.fastForward("00:30")
       await panel.locator('[data-status="detected"]').or(page.locator('.mpc-panel[data-status="detected"]')).first().waitFor()
       await panel.locator(".mpc-panel-confirmations").waitFor()
       await shot(page, "white-label-detected")
       await control(`/invoices/${encodeURIComponent(invoice.txn_id)}/confirm`)
       await page.clock.fastForward("00:30")
-      await page.waitForURL(/\/order\/[^/]+\/confirmed$/, { timeout: 90000 })
+      await page.waitForURL(ORDER_CONFIRMED, { timeout: 90000 })
       await page.getByTestId("order-confirmed").waitFor()
       await shot(page, "white-label-order")
       await axeScan(page, "order page")
@@ -209,11 +219,8 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
 
   await step("storefront: a changed coin makes a new invoice", () =>
     withShopper({}, async ({ context, page }) => {
-      await toPaymentStep(page, sf)
-      await choosePayment(page, WHITE_LABEL, "BTC")
+      const { cartId, invoice: first } = await checkout(page, context, WHITE_LABEL, "BTC")
       await page.locator(".mpc-panel .mpc-panel-address code").waitFor()
-      const cartId = await cartIdOf(context)
-      const first = (await paymentStatus(demo, cartId)).invoice
       await page.getByRole("link", { name: "change" }).click()
       await choosePayment(page, WHITE_LABEL, "USDT_TRX")
       await page.locator(".mpc-panel .mpc-panel-address code").waitFor()
@@ -228,11 +235,8 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
 
   await step("storefront: white-label underpayment shows the amount still due", () =>
     withShopper({}, async ({ context, page }) => {
-      await toPaymentStep(page, sf)
-      await choosePayment(page, WHITE_LABEL, "BTC")
-      await page.locator(".mpc-panel").waitFor()
-      const { invoice } = await paymentStatus(demo, await cartIdOf(context))
-      await control(`/invoices/${encodeURIComponent(invoice.txn_id)}/pay`, { amount: "0.00001", confirmations: 2 })
+      const { invoice } = await checkout(page, context, WHITE_LABEL, "BTC")
+      await pay(invoice.txn_id, { amount: "0.00001", confirmations: 2 })
       await page.locator('.mpc-panel[data-status="underpaid"]').waitFor({ timeout: 60000 })
       await page.locator(".mpc-panel-underpaid").waitFor()
       await shot(page, "white-label-underpaid")
@@ -241,13 +245,9 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
 
   await step("storefront: an invoice that expired short offers the rest, whose top-up is paid and completes the order", () =>
     withShopper({}, async ({ context, page }) => {
-      await toPaymentStep(page, sf)
-      await choosePayment(page, WHITE_LABEL, "LTC")
-      await page.locator(".mpc-panel").waitFor()
-      const cartId = await cartIdOf(context)
-      const first = (await paymentStatus(demo, cartId)).invoice
+      const { cartId, invoice: first } = await checkout(page, context, WHITE_LABEL, "LTC")
       const half = new Decimal(first.amount).times("0.5").toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed()
-      await control(`/invoices/${encodeURIComponent(first.txn_id)}/pay`, { amount: half })
+      await pay(first.txn_id, { amount: half })
       await control("/clock/advance", { seconds: 7200 })
       // The invoice ended short (docs/attention.md#paying-the-rest): received, still due, one button.
       await page.locator('.mpc-panel[data-status="rest_due"]').waitFor({ timeout: 90000 })
@@ -256,10 +256,7 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       if (!summary.includes(half) || !summary.includes(due)) throw new Error(`the panel says "${summary}"; received ${half}, due ${due}`)
       await shot(page, "white-label-rest-due")
       await page.getByRole("button", { name: "Pay the rest" }).click()
-      const shown = await waitFor("the panel to show the top-up's address", async () => {
-        const text = ((await page.locator(".mpc-panel-address code").first().textContent().catch(() => "")) || "").trim()
-        return text !== "" && text !== first.address ? text : null
-      })
+      const shown = await newAddressShown(page, first.address, "the panel to show the top-up's address")
       const { invoice } = await paymentStatus(demo, cartId)
       const topUp = invoice.rest && invoice.rest.top_up
       if (!topUp || topUp.address !== shown || topUp.order_number !== `${first.order_number}-rest` || topUp.psys_cid !== "LTC") {
@@ -268,8 +265,8 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       const asked = await page.locator(".mpc-panel-amount [data-amount]").getAttribute("data-amount")
       if (asked !== topUp.amount) throw new Error(`the panel asks ${asked}; the top-up asks ${topUp.amount}`)
       await shot(page, "white-label-rest-invoice")
-      await control(`/invoices/${encodeURIComponent(topUp.txn_id)}/pay`)
-      await page.waitForURL(/\/order\/[^/]+\/confirmed$/, { timeout: 90000 })
+      await pay(topUp.txn_id)
+      await page.waitForURL(ORDER_CONFIRMED, { timeout: 90000 })
       const after = await paymentStatus(demo, cartId)
       if (!after.order_id || after.invoice.session_status !== "captured") throw new Error(`after the rest: ${JSON.stringify({ order: after.order_id, session: after.invoice.session_status })}`)
       await expectNoCart(context)
@@ -278,12 +275,9 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
 
   await step("storefront: hosted: an invoice that expired short offers the rest on the return page; the rest's payment page is paid and the order confirmed", () =>
     withShopper({}, async ({ context, page }) => {
-      await toPaymentStep(page, sf)
-      await choosePayment(page, HOSTED, "LTC")
-      const cartId = await cartIdOf(context)
-      const first = (await paymentStatus(demo, cartId)).invoice
-      const total = new Decimal((await demo.sandbox.control.as(demo.shop.secretKey).invoice(first.txn_id)).invoice_total_sum)
-      await control(`/invoices/${encodeURIComponent(first.txn_id)}/pay`, { amount: total.times("0.5").toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed() })
+      const { cartId, invoice: first } = await checkout(page, context, HOSTED, "LTC")
+      const total = await invoiceTotal(first.txn_id)
+      await pay(first.txn_id, { amount: total.times("0.5").toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed() })
       await control("/clock/advance", { seconds: 7200 })
       // The shopper comes back (the return link of the "pay the rest" e-mail): the rest, not the order placed on detection.
       await page.goto(`${sf}/checkout/crypto/return?cart_id=${encodeURIComponent(cartId)}`)
@@ -297,14 +291,7 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       const topUp = invoice.rest && invoice.rest.top_up
       if (!topUp || (await restPage.getAttribute("href")) !== topUp.invoice_url) throw new Error(`the link goes to ${await restPage.getAttribute("href")}; the top-up is ${JSON.stringify(topUp)}`)
       await restPage.click()
-      await page.waitForURL((url) => url.href.startsWith(demo.sandboxUrl))
-      await page.getByRole("button", { name: "Pay in full" }).click()
-      await page.locator("#status", { hasText: "pending" }).waitFor()
-      await page.getByRole("button", { name: "Confirmations arrive" }).click()
-      const toSite = page.locator('#to-site[href*="/checkout/crypto/return"]')
-      await toSite.waitFor()
-      await toSite.click()
-      await page.waitForURL(/\/order\/[^/]+\/confirmed$/, { timeout: 90000 })
+      await payOnGatewayPage(page)
       await expectNoCart(context)
     })
   )
@@ -312,13 +299,9 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
   await step("storefront: a refund the shopper claims: the link's page shows it, refuses another network's address, and sends once to the shopper's own", () =>
     withShopper({}, async ({ context, page }) => {
       // An order paid 20 % over in BTC: the shopper's checkout, the wallet through the sandbox.
-      await toPaymentStep(page, sf)
-      await choosePayment(page, WHITE_LABEL, "BTC")
-      await page.locator(".mpc-panel").waitFor()
-      const cartId = await cartIdOf(context)
-      const txnId = (await paymentStatus(demo, cartId)).invoice.txn_id
-      const total = new Decimal((await demo.sandbox.control.as(demo.shop.secretKey).invoice(txnId)).invoice_total_sum)
-      await control(`/invoices/${encodeURIComponent(txnId)}/pay`, { amount: total.times("1.2").toDecimalPlaces(8, Decimal.ROUND_UP).toFixed() })
+      const { cartId, invoice } = await checkout(page, context, WHITE_LABEL, "BTC")
+      const total = await invoiceTotal(invoice.txn_id)
+      await pay(invoice.txn_id, { amount: total.times("1.2").toDecimalPlaces(8, Decimal.ROUND_UP).toFixed() })
       const orderId = await waitFor("the order of the overpaid cart", async () => (await paymentStatus(demo, cartId)).order_id)
       await waitFor("the overpayment recorded", async () => (await paymentStatus(demo, cartId)).invoice.overpaid_amount)
 
@@ -385,26 +368,19 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
 
   await step("storefront: an expired invoice gets a new one on the same cart, which is paid", () =>
     withShopper({}, async ({ context, page }) => {
-      await toPaymentStep(page, sf)
-      await choosePayment(page, WHITE_LABEL, "LTC")
-      await page.locator(".mpc-panel").waitFor()
-      const cartId = await cartIdOf(context)
-      const first = (await paymentStatus(demo, cartId)).invoice
+      const { cartId, invoice: first } = await checkout(page, context, WHITE_LABEL, "LTC")
       await control("/clock/advance", { seconds: 7200 })
       // An unpaid invoice that runs out of time ends `expired` or, with nothing received, `cancelled` (spec §3).
       await page.locator('.mpc-panel[data-status="expired"], .mpc-panel[data-status="canceled"]').waitFor({ timeout: 90000 })
       await shot(page, "white-label-expired")
       await page.getByRole("button", { name: "Get a new invoice" }).click()
-      const shown = await waitFor("the panel to show a new address", async () => {
-        const text = ((await page.locator(".mpc-panel-address code").first().textContent().catch(() => "")) || "").trim()
-        return text !== "" && text !== first.address ? text : null
-      })
+      const shown = await newAddressShown(page, first.address, "the panel to show a new address")
       const second = (await paymentStatus(demo, cartId)).invoice
       if (second.txn_id === first.txn_id || second.address !== shown || second.attempt !== first.attempt + 1) {
         throw new Error(`the panel shows ${shown}; the store's active invoice is ${JSON.stringify({ txn: second.txn_id, attempt: second.attempt, address: second.address })}`)
       }
-      await control(`/invoices/${encodeURIComponent(second.txn_id)}/pay`)
-      await page.waitForURL(/\/order\/[^/]+\/confirmed$/, { timeout: 90000 })
+      await pay(second.txn_id)
+      await page.waitForURL(ORDER_CONFIRMED, { timeout: 90000 })
     })
   )
 }

@@ -17,6 +17,6 @@ export function demoStoreEnv(
     apiKey: string
     whiteLabel: boolean
     seedOutput: string
-    storefront: Pick<DemoStorefront, "url" | "origin">
+    storefront?: Pick<DemoStorefront, "url" | "origin">
   }
 ): Record<string, string | undefined>

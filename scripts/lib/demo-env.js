@@ -1,6 +1,7 @@
 // What `npm run demo` gives the demo store (scripts/demo.js), built from `process.env` and the
 // services the demo started, with nothing started here, so a test can check it
-// (integration-tests/contract/demo-env.spec.ts).
+// (integration-tests/contract/demo-env.spec.ts). The other scripts that run the demo store (the
+// production, scale and Medusa-versions checks, the store bench) build its environment here too.
 
 /**
  * Which storefront the demo store serves. `STOREFRONT_URL` names the developer's own storefront
@@ -42,10 +43,11 @@ function storeCors(env, origin) {
 }
 
 /**
- * The demo store's environment (demo/medusa-config.ts reads it).
+ * The demo store's environment (demo/medusa-config.ts reads it). Without `storefront`, the config's
+ * defaults (and whatever `env` sets) stand for the storefront's URL and CORS.
  * @param {Record<string, string | undefined>} env usually process.env
  * @param {{ databaseUrl: string, backendUrl: string, sandboxUrl: string, apiKey: string, whiteLabel: boolean, seedOutput: string,
- *   storefront: { url: string, origin: string } }} services
+ *   storefront?: { url: string, origin: string } }} services
  * @returns {Record<string, string | undefined>}
  */
 function demoStoreEnv(env, { databaseUrl, backendUrl, sandboxUrl, apiKey, whiteLabel, seedOutput, storefront }) {
@@ -54,8 +56,7 @@ function demoStoreEnv(env, { databaseUrl, backendUrl, sandboxUrl, apiKey, whiteL
     NODE_ENV: "development", // serves the admin without a separate build step
     DATABASE_URL: databaseUrl,
     MEDUSA_BACKEND_URL: backendUrl,
-    STOREFRONT_URL: storefront.url,
-    STORE_CORS: storeCors(env, storefront.origin),
+    ...(storefront ? { STOREFRONT_URL: storefront.url, STORE_CORS: storeCors(env, storefront.origin) } : {}),
     CRYPTO_GATEWAY_BASE_URL: sandboxUrl,
     CRYPTO_GATEWAY_API_KEY: apiKey,
     CRYPTO_GATEWAY_WHITE_LABEL: String(Boolean(whiteLabel)),

@@ -2,52 +2,12 @@
 // an embedded PostgreSQL (scripts/embedded-pg.js), the gateway sandbox behind a timing proxy, a
 // callback catcher (the store's public URL as the gateway sees it), and any number of Medusa
 // processes of the demo store in server, worker or shared mode. Everything listens on 127.0.0.1.
-const { spawn, spawnSync } = require("child_process")
 const fs = require("fs")
 const http = require("http")
 const path = require("path")
 const { startEmbeddedPostgres, THROWAWAY_FLAGS } = require("../embedded-pg")
-
-const root = path.resolve(__dirname, "..", "..")
-const demoDir = path.join(root, "demo")
-const medusaBin = path.join(root, "node_modules", ".bin", "medusa")
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = require("net").createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-function run(cmd, args, opts = {}) {
-  const result = spawnSync(cmd, args, {
-    cwd: opts.cwd || root,
-    env: opts.env || process.env,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 64 * 1024 * 1024,
-  })
-  if (result.status !== 0) {
-    const output = `${result.stdout || ""}\n${result.stderr || ""}`.trim().split("\n").slice(-40).join("\n")
-    throw new Error(`${path.basename(cmd)} ${args.join(" ")} failed (exit ${result.status}):\n${output}`)
-  }
-  return result.stdout
-}
-
-function linkPluginIntoDemo() {
-  const modules = path.join(demoDir, "node_modules")
-  const target = path.join(modules, "medusa-payment-crypto")
-  fs.mkdirSync(modules, { recursive: true })
-  try {
-    fs.lstatSync(target)
-  } catch {
-    fs.symlinkSync(path.relative(modules, root), target, "dir")
-  }
-}
+const { root, demoDir, medusaBin, run, freePort, startMedusa, linkPluginIntoDemo } = require("./processes")
+const { demoStoreEnv } = require("./demo-env")
 
 /** Reads a whole request body. */
 function readBody(req) {
@@ -156,91 +116,6 @@ async function startCallbackCatcher() {
 }
 
 /**
- * One Medusa process of the demo store. With `cpus` ("0", "1", "0-1"), it runs under
- * `taskset -c <cpus>` (util-linux), which execs `medusa start`: the process and everything it forks
- * stay on those cores, and its pid is still the process group's.
- */
-function startMedusa({ name, port, env, logDir, cpus = null }) {
-  const logFile = path.join(logDir, `${name}.log`)
-  const out = fs.openSync(logFile, "w")
-  // MEDUSA_NODE_ARGS: Node flags for the store's processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to
-  // profile the server and the worker under the bench's load (Node refuses --cpu-prof in NODE_OPTIONS).
-  const nodeArgs = (process.env.MEDUSA_NODE_ARGS || "").split(" ").filter(Boolean)
-  const start = nodeArgs.length > 0 ? [process.execPath, ...nodeArgs, medusaBin, "start"] : [medusaBin, "start"]
-  const [command, args] = cpus === null ? [start[0], start.slice(1)] : ["taskset", ["-c", String(cpus), ...start]]
-  const child = spawn(command, args, {
-    cwd: demoDir,
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", out, out],
-    detached: true,
-  })
-  fs.closeSync(out)
-  const instance = {
-    name,
-    url: `http://127.0.0.1:${port}`,
-    port,
-    cpus,
-    child,
-    logFile,
-    exited: false,
-    async waitReady(timeoutMs) {
-      const deadline = Date.now() + timeoutMs
-      while (Date.now() < deadline) {
-        if (instance.exited) {
-          throw new Error(`${name} exited before it was ready (log: ${logFile}):\n${tail(logFile, 15)}`)
-        }
-        try {
-          const response = await fetch(`${instance.url}/health`)
-          if (response.ok) {
-            return
-          }
-        } catch {
-          // not listening yet
-        }
-        await new Promise((r) => setTimeout(r, 500))
-      }
-      throw new Error(`${name} did not answer /health within ${timeoutMs / 1000} s (log: ${logFile}):\n${tail(logFile, 15)}`)
-    },
-    /** Signals the whole process group (medusa start forks). */
-    signal(sig) {
-      try {
-        process.kill(-child.pid, sig)
-      } catch {
-        // already gone
-      }
-    },
-    async stop() {
-      if (instance.exited) {
-        return
-      }
-      instance.signal("SIGTERM")
-      await new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          instance.signal("SIGKILL")
-          resolve()
-        }, 5000)
-        child.once("exit", () => {
-          clearTimeout(timer)
-          resolve()
-        })
-      })
-    },
-  }
-  child.once("exit", () => {
-    instance.exited = true
-  })
-  return instance
-}
-
-function tail(file, lines) {
-  try {
-    return fs.readFileSync(file, "utf8").trim().split("\n").slice(-lines).join("\n")
-  } catch {
-    return ""
-  }
-}
-
-/**
  * Builds the plugin, starts PostgreSQL, the sandbox (behind the gateway timer) and the callback
  * catcher, then migrates and seeds the demo store. Answers what starting instances needs; call
  * `cluster.stop()` at the end (also on failure).
@@ -284,18 +159,18 @@ async function prepareStore(opts) {
     stops.push(() => catcher.close())
 
     const baseEnv = {
-      ...process.env,
+      ...demoStoreEnv(process.env, {
+        databaseUrl,
+        backendUrl: catcher.url,
+        sandboxUrl: gateway.url,
+        apiKey: shop.secretKey,
+        whiteLabel: shop.whiteLabel,
+        seedOutput: path.join(stateDir, "seed.json"),
+      }),
       NODE_ENV: opts.nodeEnv || "development",
-      DATABASE_URL: databaseUrl,
-      MEDUSA_BACKEND_URL: catcher.url,
-      CRYPTO_GATEWAY_BASE_URL: gateway.url,
-      CRYPTO_GATEWAY_API_KEY: shop.secretKey,
-      CRYPTO_GATEWAY_WHITE_LABEL: String(Boolean(shop.whiteLabel)),
-      DEMO_SEED_OUTPUT: path.join(stateDir, "seed.json"),
       DEMO_SEED_PAYMENT_PROVIDERS: seedProviders.join(","),
       DEMO_TEST_ROUTES: "true",
       DEMO_DISABLE_ADMIN: "true",
-      MEDUSA_DISABLE_TELEMETRY: "true",
       LOG_LEVEL: process.env.LOG_LEVEL || "warn",
     }
     delete baseEnv.REDIS_URL
@@ -327,7 +202,7 @@ async function prepareStore(opts) {
       baseEnv,
       /**
        * Starts a Medusa process; `mode` is "shared", "server" or "worker"; `cpus` pins it to cores
-       * with taskset (see startMedusa).
+       * with taskset (startMedusa, scripts/lib/processes.js).
        */
       async startInstance(name, mode, extraEnv = {}, { cpus = null } = {}) {
         const port = await freePort()
@@ -335,7 +210,7 @@ async function prepareStore(opts) {
         if (mode !== "shared") {
           env.MEDUSA_WORKER_MODE = mode
         }
-        const instance = startMedusa({ name, port, env, logDir: stateDir, cpus })
+        const instance = startMedusa({ name, cwd: demoDir, env, port, host: "127.0.0.1", logFile: path.join(stateDir, `${name}.log`), cpus })
         cluster.instances.push(instance)
         return instance
       },
@@ -546,11 +421,6 @@ async function cleanRedis(redis) {
 }
 
 module.exports = {
-  root,
-  demoDir,
-  medusaBin,
-  freePort,
-  run,
   prepareStore,
   postJson,
   sandboxControl,
@@ -560,7 +430,6 @@ module.exports = {
   poll,
   percentile,
   median,
-  tail,
   groupCpuSeconds,
   redisTarget,
   redisClient,

@@ -8,15 +8,8 @@ import {
   createPaymentSessionsWorkflow,
 } from "@medusajs/medusa/core-flows"
 import type { DemoTestCartsBodyType } from "../validators"
-
-const address = {
-  first_name: "Ada",
-  last_name: "Lovelace",
-  address_1: "Invalidenstraße 1",
-  city: "Berlin",
-  postal_code: "10115",
-  country_code: "de",
-}
+// The demo's shopper, as the scripted checkout (scripts/demo-checkout.js) fills in the same address.
+import address from "../../../lib/shopper-address.json"
 
 /**
  * POST /demo-test/carts: `count` carts ready to pay, as a storefront leaves them (item, addresses,
