@@ -159,6 +159,7 @@ async function run(knex: Knex, format: BooksFormat, rows: number, collect: boole
   }
   const started = process.hrtime.bigint()
   const totals = await writeBooks(format, sql, { from: FROM, to: TO }, sink, {
+    fiat: "EUR",
     displayIds: async (ids) => new Map(ids.map((id, i) => [id, String(i)])),
   })
   const seconds = Number(process.hrtime.bigint() - started) / 1e9

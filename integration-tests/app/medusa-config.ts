@@ -11,6 +11,12 @@ loadEnv("test", process.cwd())
 // Absolute: defineConfig requires module paths from its own folder, not from this file.
 const repoSrc = path.resolve(__dirname, "..", "..", "src")
 
+// The deployment's money-out policy (docs/money-out.md#money-out-policy): the address book stays on
+// (the product default), and a saved address is usable at once unless a file sets its own cooling-off
+// (money-out-policy.spec.ts sets an hour and moves the clock past it). The suites that pay save their addresses
+// first (useSavedAddresses in integration-tests/http/helpers.ts).
+const moneyOut = { cooling_off_minutes: Number(process.env.MPC_TEST_COOLING_OFF_MINUTES ?? "0") }
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
@@ -42,6 +48,7 @@ module.exports = defineConfig({
               whiteLabel: process.env.MPC_TEST_WHITE_LABEL === "true",
               // A test that makes the gateway hang sets a short per-request timeout (checkout.spec.ts).
               ...(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS === undefined ? {} : { gatewayTimeoutMs: Number(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS) }),
+              moneyOut,
             },
           },
           // A second entry with the key of a shop without white-label (admin.spec.ts: withdrawals whose
@@ -58,6 +65,7 @@ module.exports = defineConfig({
                     backendUrl: process.env.MPC_TEST_BACKEND_URL,
                     storefrontUrl: "http://localhost:8000",
                     ...(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS === undefined ? {} : { gatewayTimeoutMs: Number(process.env.MPC_TEST_GATEWAY_TIMEOUT_MS) }),
+                    moneyOut,
                   },
                 },
               ]),

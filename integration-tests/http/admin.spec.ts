@@ -12,13 +12,16 @@ import {
   createCryptoStore,
   ethAddress,
   eventually,
+  minutesLater,
   newKey,
   orderIdsForCart,
+  orderOverpaidInCrypto,
   orderPaidInCrypto,
   requestFailure,
   startCryptoCheckout,
   storefrontHeaders,
   useAdminAuth,
+  useSavedAddresses,
   useTestGateway,
   withdrawal,
 } from "./helpers"
@@ -57,17 +60,6 @@ async function plainCashOutIds(): Promise<string[]> {
   const ids: string[] = []
   for await (const operation of gateway.client(gateway.plainShop).operations.iterate({ type: "cash_out", currency: "ETH", limit: 50 })) ids.push(operation.id)
   return ids
-}
-
-/** Runs `action` while Medusa's clock (and the sandbox's, which reads the same Date.now) reads `minutes` later. */
-async function minutesLater<T>(minutes: number, action: () => Promise<T>): Promise<T> {
-  const realNow = Date.now.bind(Date)
-  const spy = jest.spyOn(Date, "now").mockImplementation(() => realNow() + minutes * 60_000)
-  try {
-    return await action()
-  } finally {
-    spy.mockRestore()
-  }
 }
 
 /** The cash_outs to `address` the gateway (the sandbox) holds, read through the client: their coin amounts. */
@@ -113,6 +105,7 @@ medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
     const auth = useAdminAuth(getContainer)
+    useSavedAddresses(api)
     const admin = (): AxiosInstance => api
 
     describe("authentication", () => {
@@ -738,7 +731,7 @@ medusaIntegrationTestRunner({
         const body = { accepted_coins: ["BTC", "LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30, order_on_detection: false, underpaid_tolerance_percent: "0.5" }
         await admin().post("/admin/crypto/settings", body, auth)
         const { data } = await admin().get("/admin/crypto/settings", auth)
-        expect(data.settings.effective).toEqual({ accepted_coins: ["BTC", "LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30, order_on_detection: false, underpaid_tolerance_percent: "0.5", order_rules: [], protect_order_status: true })
+        expect(data.settings.effective).toEqual({ accepted_coins: ["BTC", "LTC"], default_coin: "LTC", invoice_lifetime_minutes: 30, order_on_detection: false, underpaid_tolerance_percent: "0.5", order_rules: [], protect_order_status: true, order_outcomes: { expired_unpaid: "cancel", underpaid: "cancel", overpaid: "capture", error: "wait" } })
       })
 
       it("applies saved settings to the next checkout without a restart", async () => {
@@ -780,14 +773,7 @@ medusaIntegrationTestRunner({
 
       it("starts a refund without an address; the shopper's link shows it, takes one address once, and the merchant sees it waiting, then sent", async () => {
         const container = getContainer()
-        const store = await createCryptoStore(container)
-        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
-        const { total, precision } = await gateway.dueAt(txnId)
-        const paid = total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP)
-        await gateway.control().pay(txnId, { amount: paid.toFixed() })
-        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
-        const [orderId] = await orderIdsForCart(container, store.cartId)
-        const surplus = paid.minus(total).toFixed()
+        const { store, orderId, surplus } = await orderOverpaidInCrypto(gateway, container, api)
         const headers = { headers: storefrontHeaders(store) }
 
         const created = await admin().post("/admin/crypto/refund-claims", { order_id: orderId, kind: "overpayment" }, auth)

@@ -22,6 +22,7 @@ import {
   requestFailure,
   startCryptoCheckout,
   useAdminAuth,
+  useSavedAddresses,
   useTestGateway,
   type CryptoStore,
 } from "./helpers"
@@ -60,6 +61,8 @@ medusaIntegrationTestRunner({
     })
 
     const auth = useAdminAuth(getContainer)
+
+    useSavedAddresses(api)
 
     /** The events received about one subject (an invoice mirror, a withdrawal, an exchange). */
     const eventsAbout = (name: CryptoEventName, match: (data: CryptoMoneyEvent) => boolean) => received.filter((event) => event.name === name && match(event.data))

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto"
 import path from "node:path"
 import type { ICustomerModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { createStoresWorkflow, updateStoresWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
 import { parse } from "csv-parse/sync"
@@ -95,6 +96,8 @@ medusaIntegrationTestRunner({
     describe("the accounting export (docs/books.md#accounting-export)", () => {
       it("gives per-coin totals equal to the account of the same invoices, in CSV and in JSON", async () => {
         const container = getContainer()
+        // The store currency every row is valued in (docs/books.md#fiat-values).
+        await createStoresWorkflow(container).run({ input: { stores: [{ name: "Books shop", supported_currencies: [{ currency_code: "eur", is_default: true }] }] } })
         const refundOf = (orderId: string, kind: "overpayment" | "underpayment") => ({ idempotency_key: newKey(), order_id: orderId, kind, address: ethAddress() })
 
         const exact = await cartPaid(container, api, "1")
@@ -106,6 +109,9 @@ medusaIntegrationTestRunner({
         await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         const sentBack = await api.post("/admin/crypto/refunds", refundOf(under.orderId, "underpayment"), auth)
         expect(sentBack.data.withdrawal).toMatchObject({ purpose: "underpayment", status: "completed" })
+        // The merchant settles the shortfall's item: it is no longer open, so it has no memo row.
+        const shortfall = (await resolveCryptoModule(container).listCryptoAttentions({ kind: "underpaid", order_id: under.orderId }))[0]
+        await api.post(`/admin/crypto/attention/${shortfall.id}/resolve`, { resolution: "other", note: "Sent back to the shopper" }, auth)
         const refunded = await cartPaid(container, api, "1", exact.store)
         const { data: quoted } = await api.post("/admin/crypto/refunds/quote", { order_id: refunded.orderId, amount: "4.25" }, auth)
         const refund = await api.post("/admin/crypto/refunds", { idempotency_key: newKey(), order_id: refunded.orderId, amount: "4.25", rate: quoted.quote.rate, address: ethAddress() }, auth)
@@ -151,14 +157,19 @@ medusaIntegrationTestRunner({
           order_display_id: String(orders[0].display_id),
           psys_cid: "ETH",
           fiat_currency: "EUR",
-          rate_source: "gateway",
+          // Valued at the rate of the callback that reported the money (spec §6.1 `source_rate`).
+          rate_source: "callback",
           fiat_value: expect.stringMatching(/^\d+\.\d{2}$/),
           created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
         })
-        // The overpayment and the underpayment beyond the tolerance are rows of their own, in the coin.
-        const overInvoice = accounts.find((account) => account.overpaid !== null && new Decimal(account.overpaid).gt(0))
-        expect(rows).toContainEqual(expect.objectContaining({ kind: "overpayment", psys_cid: "ETH", amount: overInvoice?.overpaid }))
-        expect(rows).toContainEqual(expect.objectContaining({ kind: "underpayment", psys_cid: "ETH", amount: under.paid.toFixed(), purpose: "beyond_tolerance" }))
+        // Memo rows only for what is still open: the resolved shortfall has no row; every memo row is an open item's.
+        const items = await crypto.listCryptoAttentions({ kind: ["overpaid", "underpaid", "late_payment"] })
+        const open = items.filter((item) => item.status === "open")
+        expect(items.find((item) => item.id === shortfall.id)?.status).toBe("resolved")
+        expect(rows.filter((row) => row.direction === "memo")).toHaveLength(open.length)
+        expect(rows).not.toContainEqual(expect.objectContaining({ kind: "underpayment", purpose: "beyond_tolerance" }))
+        // Every counted row is in the store currency; no total splits by fiat.
+        expect(new Set(rows.filter((row) => row.counted === "yes").map((row) => row.fiat_currency))).toEqual(new Set(["EUR"]))
 
         const json = await api.get(`/admin/crypto/exports/books?format=json&from=${from}&to=${to}`, auth)
         expect(json.headers["content-type"]).toBe("application/json; charset=utf-8")
@@ -202,6 +213,46 @@ medusaIntegrationTestRunner({
           ["LTC", "0.5", "no", hash, customer.id],
         ])
         expect(totalOf(document.totals, "deposit", "LTC")).toBe(customerDeposits.totals[0].confirmed)
+      })
+
+      it("values a deposit at its callback's rate and a payment at its own, in the store currency; the totals equal the account and the journal balances", async () => {
+        const container = getContainer()
+        // A USD store: the sandbox's deposit callbacks carry USD rates (spec §6.2 source_currency).
+        const { data: stores } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "store", fields: ["id"] })
+        const usd = { supported_currencies: [{ currency_code: "usd", is_default: true }] }
+        if (stores.length === 0) await createStoresWorkflow(container).run({ input: { stores: [{ name: "Books shop", ...usd }] } })
+        else await updateStoresWorkflow(container).run({ input: { selector: { id: stores.map((store) => String(store.id)) }, update: usd } })
+        const store = await createCryptoStore(container, { currency: "usd" })
+        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+        await gateway.control().pay(txnId, {})
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
+        const customer = await container.resolve<ICustomerModuleService>(Modules.CUSTOMER).createCustomers({ email: `buyer-${randomBytes(4).toString("hex")}@example.com` })
+        const created = await api.post("/admin/crypto/deposits", { uid: customer.id, psys_cid: "LTC" }, auth)
+        await gateway.control().payDeposit(String(created.data.deposits[0].hash), { amount: "0.3" })
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
+
+        const crypto = resolveCryptoModule(container)
+        const invoices = await crypto.listCryptoInvoices({ cart_id: store.cartId })
+        const { accounts } = await accountOfInvoices(crypto, invoices, {})
+        const { data } = await api.get(`/admin/crypto/exports/books?format=json&from=${utcDay(-1)}&to=${utcDay(2)}`, auth)
+        const document = data as JsonExport
+        expect(totalOf(document.totals, "payment", "ETH")).toBe(accountSum(accounts, "received", "ETH"))
+        expect(totalOf(document.totals, "deposit", "LTC")).toBe("0.3")
+        const callbacks = await crypto.listCryptoCallbacks({ ipn_type: "pay_in" })
+        const fields = callbacks[0].fields as Record<string, string>
+        const deposit = document.rows.find((row) => row.kind === "deposit")
+        expect(deposit).toMatchObject({ fiat_currency: "USD", rate: fields.source_rate, rate_source: "callback", fiat_value: new Decimal("0.3").times(fields.source_rate).toFixed(2) })
+        expect(document.rows.find((row) => row.kind === "payment")).toMatchObject({ fiat_currency: "USD", rate_source: "callback", fiat_value: expect.stringMatching(/^\d+\.\d{2}$/) })
+
+        // The journal: debits equal credits per currency.
+        const journal = await api.get(`/admin/crypto/exports/books?format=journal&from=${utcDay(-1)}&to=${utcDay(2)}`, { ...auth, responseType: "text" })
+        expect(journal.headers["content-disposition"]).toBe(`attachment; filename="crypto-journal-${utcDay(-1)}-${utcDay(2)}.csv"`)
+        const lines = parse(String(journal.data), { columns: true }) as Row[]
+        expect(Object.keys(lines[0])).toEqual(["date", "account", "debit", "credit", "currency", "reference"])
+        const balance = new Map<string, Decimal>()
+        for (const line of lines) balance.set(line.currency, (balance.get(line.currency) ?? new Decimal(0)).plus(line.debit || "0").minus(line.credit || "0"))
+        expect([...balance.values()].every((sum) => sum.isZero())).toBe(true)
+        expect(lines).toContainEqual(expect.objectContaining({ account: "Crypto:LTC", currency: "USD", debit: deposit?.fiat_value }))
       })
 
       it("refuses a date that is not a calendar date, naming the field", async () => {

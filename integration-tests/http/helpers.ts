@@ -447,6 +447,18 @@ export async function orderPaidInCrypto(gateway: TestGateway, container: MedusaC
   return orderIds[0]
 }
 
+/** A 10.50 EUR order the shopper overpaid by 10% in ETH through the sandbox: its store, order and the surplus in ETH. */
+export async function orderOverpaidInCrypto(gateway: TestGateway, container: MedusaContainer, api: AxiosInstance): Promise<{ store: CryptoStore; orderId: string; surplus: string }> {
+  const store = await createCryptoStore(container)
+  const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+  const { total, precision } = await gateway.dueAt(txnId)
+  const paid = total.times("1.1").toDecimalPlaces(precision, Decimal.ROUND_UP)
+  await gateway.control().pay(txnId, { amount: paid.toFixed() })
+  await callbacksDeliveredAndProcessed(gateway.sandbox, container)
+  const [orderId] = await orderIdsForCart(container, store.cartId)
+  return { store, orderId, surplus: paid.minus(total).toFixed() }
+}
+
 /** An order's status, as Medusa stores it. */
 export async function orderStatus(container: MedusaContainer, orderId: string): Promise<string> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -503,3 +515,60 @@ export async function paymentStatus(api: AxiosInstance, store: CryptoStore): Pro
 
 /** A withdrawal of `amount` ETH to `address`, as the admin API takes it (POST /admin/crypto/withdrawals). */
 export const withdrawal = (address: string, amount = "0.01", key = newKey()) => ({ idempotency_key: key, psys_cid: "ETH", recipients: [{ address, amount }], fee_plan: "normal" })
+
+/** The addresses a money-out request pays, each with its coin: a withdrawal's recipients, an exchange's `to_address` in `to_currency`. */
+function paidAddresses(url: string | undefined, body: unknown): Array<{ psys_cid: string; address: string; provider_id?: string }> {
+  if (typeof body !== "object" || body === null) return []
+  const request = body as { psys_cid?: unknown; recipients?: unknown; to_currency?: unknown; to_address?: unknown; provider_id?: unknown }
+  const provider = typeof request.provider_id === "string" ? { provider_id: request.provider_id } : {}
+  if (url === "/admin/crypto/withdrawals" && typeof request.psys_cid === "string" && Array.isArray(request.recipients)) {
+    const psysCid = request.psys_cid
+    return request.recipients.flatMap((recipient: { address?: unknown }) => (typeof recipient?.address === "string" ? [{ psys_cid: psysCid, address: recipient.address, ...provider }] : []))
+  }
+  if (url === "/admin/crypto/exchanges" && typeof request.to_currency === "string" && typeof request.to_address === "string") {
+    return [{ psys_cid: request.to_currency, address: request.to_address, ...provider }]
+  }
+  return []
+}
+
+/**
+ * The suite's merchant saves every address it pays in the address book before paying it, as the
+ * money-out policy requires (docs/money-out.md#money-out-policy): each admin POST of a withdrawal or
+ * an exchange first saves its addresses through the admin API (POST /admin/crypto/money-out/addresses),
+ * with the request's own admin headers. The test app's cooling-off is 0 minutes unless a file sets
+ * MPC_TEST_COOLING_OFF_MINUTES (integration-tests/app), so a saved address is usable at once. A save
+ * the route refuses (400: an address the withdrawal route refuses too) is left to the withdrawal's own
+ * answer; a request without admin headers saves nothing. The policy's own tests
+ * (money-out-policy.spec.ts) do not use it.
+ */
+export function useSavedAddresses(api: AxiosInstance): void {
+  beforeAll(() => {
+    api.interceptors.request.use(async (config) => {
+      const authorization = config.headers?.authorization
+      if (config.method !== "post" || typeof authorization !== "string") return config
+      for (const body of paidAddresses(config.url, config.data)) {
+        try {
+          await api.post("/admin/crypto/money-out/addresses", body, { headers: { authorization } })
+        } catch (error) {
+          if (!(isAxiosError(error) && error.response?.status === 400)) throw error
+        }
+      }
+      return config
+    })
+  })
+}
+
+/**
+ * Runs `action` while Medusa's clock (and the sandbox's, which reads the same Date.now) reads
+ * `minutes` later: a cooling-off or an expiry passes without waiting for it. Test admins' tokens live
+ * a day, so keep `minutes` below that.
+ */
+export async function minutesLater<T>(minutes: number, action: () => Promise<T>): Promise<T> {
+  const realNow = Date.now.bind(Date)
+  const spy = jest.spyOn(Date, "now").mockImplementation(() => realNow() + minutes * 60_000)
+  try {
+    return await action()
+  } finally {
+    spy.mockRestore()
+  }
+}

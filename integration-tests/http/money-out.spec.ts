@@ -15,6 +15,7 @@ import {
   requestFailure,
   startCryptoCheckout,
   useAdminAuth,
+  useSavedAddresses,
   useTestGateway,
   withdrawal,
 } from "./helpers"
@@ -38,6 +39,7 @@ medusaIntegrationTestRunner({
   cwd: path.join(__dirname, "..", "app", ".server"),
   testSuite: ({ api, getContainer }) => {
     const auth = useAdminAuth(getContainer)
+    useSavedAddresses(api)
     const recordedUnder = async (key: string) => (await resolveCryptoModule(getContainer()).listCryptoWithdrawals({ idempotency_key: key })).length
 
     describe("every amount is checked before the gateway is called", () => {

@@ -1,4 +1,5 @@
 import path from "node:path"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance } from "axios"
@@ -8,6 +9,8 @@ import type CryptoModuleService from "../../src/modules/crypto/service"
 import {
   adminHeaders,
   callbacksDeliveredAndProcessed,
+  capturedAmounts,
+  mirrorOf,
   createCryptoStore,
   orderIdsForCart,
   orderStatus,
@@ -21,7 +24,8 @@ import {
 jest.setTimeout(180_000)
 
 // Declared before the runner's own beforeAll, which boots the app with the environment the sandbox's start sets.
-const gateway = useTestGateway({ whiteLabel: false })
+// Pay-the-rest off (0 hours): an order whose invoice ends short is canceled at once unless an outcome rule keeps it.
+const gateway = useTestGateway({ whiteLabel: false, env: { MPC_TEST_PAY_REST_HOURS: "0" } })
 
 /** The confirmations arrive: the invoice completes, and the sandbox delivers its callbacks. */
 async function confirmAndDeliver(txnId: string): Promise<void> {
@@ -38,6 +42,39 @@ async function anotherCart(api: AxiosInstance, store: CryptoStore): Promise<Cryp
     { headers: storefrontHeaders(store) }
   )
   return { ...store, cartId: String(data.cart.id) }
+}
+
+/** `fraction` of what the invoice asks, rounded to its coin (up when more, down when less). */
+async function part(txnId: string, fraction: string): Promise<string> {
+  const { total, precision } = await gateway.dueAt(txnId)
+  return total.times(fraction).toDecimalPlaces(precision, new Decimal(fraction).gt(1) ? Decimal.ROUND_UP : Decimal.ROUND_DOWN).toFixed()
+}
+
+/** An order placed on detection for half of what the invoice asks, then the gateway ends the invoice: expired, underpaid. */
+async function underpaidOrder(api: AxiosInstance, container: MedusaContainer) {
+  const store = await createCryptoStore(container)
+  const checkout = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+  const paid = await part(checkout.txnId, "0.5")
+  await gateway.payAndDeliver(checkout.txnId, { amount: paid, confirmations: 0 })
+  const [orderId] = await orderIdsForCart(container, store.cartId)
+  expect(orderId).toBeDefined()
+  await gateway.control().expire(checkout.txnId)
+  await gateway.delivered()
+  return { store, checkout, paid, orderId }
+}
+
+/** The open Needs-attention items of one kind about invoice `txnId`. */
+async function itemsOf(api: AxiosInstance, auth: { headers: Record<string, string> }, kind: string, txnId: string) {
+  const { data } = await api.get("/admin/crypto/attention?limit=200", auth)
+  return (data.items as Array<{ kind: string; order_id: string | null; amount: string | null; evidence: Record<string, unknown> }>).filter(
+    (item) => item.kind === kind && item.evidence.txn_id === txnId
+  )
+}
+
+/** The order's payment status as Medusa's admin shows it. */
+async function paymentStatusOf(api: AxiosInstance, auth: { headers: Record<string, string> }, orderId: string): Promise<string> {
+  const { data } = await api.get(`/admin/orders/${orderId}?fields=payment_status`, auth)
+  return String(data.order.payment_status)
 }
 
 /** Saves settings as the merchant does (Settings → Crypto): through the admin API. */
@@ -115,6 +152,130 @@ medusaIntegrationTestRunner({
         await gateway.payAndDeliver(trx.txn_id, { confirmations: 0 })
         expect(await orderIdsForCart(container, other.cartId)).toEqual([])
         expect((await service.listCryptoInvoices({ cart_id: other.cartId }))[0]).toMatchObject({ psys_cid: "TRX", session_status: "pending" })
+      })
+    })
+
+    describe("order rules per outcome (docs/books.md#order-rules)", () => {
+      it("underpaid → cancel (the default): the order placed on detection is canceled, nothing captured", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        await saveSettings(api, auth, { order_on_detection: true })
+        const { checkout, orderId } = await underpaidOrder(api, container)
+        expect(await orderStatus(container, orderId)).toBe("canceled")
+        expect(await capturedAmounts(container, checkout.sessionId)).toEqual([])
+        expect(await itemsOf(api, auth, "order_waiting", checkout.txnId)).toEqual([])
+      })
+
+      it("underpaid → wait: the order stays placed, nothing is captured, and order_waiting is raised beside the underpaid item", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        await saveSettings(api, auth, { order_on_detection: true, order_outcomes: { underpaid: "wait" } })
+        const { checkout, paid, orderId } = await underpaidOrder(api, container)
+
+        expect(await orderStatus(container, orderId)).toBe("pending")
+        expect(await capturedAmounts(container, checkout.sessionId)).toEqual([])
+        expect(await itemsOf(api, auth, "order_waiting", checkout.txnId)).toEqual([
+          expect.objectContaining({ order_id: orderId, amount: null, evidence: expect.objectContaining({ outcome: "underpaid", rule: "wait", gateway_status: "expired" }) }),
+        ])
+        expect(await itemsOf(api, auth, "underpaid", checkout.txnId)).toEqual([expect.objectContaining({ amount: paid, order_id: orderId })])
+
+        // Synced again (a repeated callback, the job): still waiting, still one item.
+        await gateway.control().confirm(checkout.txnId)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
+        expect(await orderStatus(container, orderId)).toBe("pending")
+        expect(await itemsOf(api, auth, "order_waiting", checkout.txnId)).toHaveLength(1)
+      })
+
+      it("underpaid → capture_received: captures the fiat value of what arrived, and the order shows it partially captured", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        await saveSettings(api, auth, { order_on_detection: true, order_outcomes: { underpaid: "capture_received" } })
+        const { store, checkout, paid, orderId } = await underpaidOrder(api, container)
+
+        const { total } = await gateway.dueAt(checkout.txnId)
+        // The cart's 10.50 EUR × received ÷ asked, rounded down to the cent.
+        const value = new Decimal("10.5").times(paid).dividedBy(total).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed()
+        expect(await orderStatus(container, orderId)).toBe("pending")
+        expect(await capturedAmounts(container, checkout.sessionId)).toEqual([value])
+        expect(await paymentStatusOf(api, auth, orderId)).toBe("partially_captured")
+        const [row] = await mirrorOf(container, store.cartId)
+        expect(row).toMatchObject({ session_status: "captured", gateway_status: "expired", received_amount: paid })
+
+        // Synced again: captured once.
+        await gateway.control().confirm(checkout.txnId)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
+        expect(await capturedAmounts(container, checkout.sessionId)).toEqual([value])
+      })
+
+      it("overpaid → wait: the order is placed with its payment awaiting, not captured, and order_waiting is raised beside the overpaid item", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        await saveSettings(api, auth, { order_on_detection: false, order_outcomes: { overpaid: "wait" } })
+        const store = await createCryptoStore(container)
+        const checkout = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        await gateway.payAndDeliver(checkout.txnId, { amount: await part(checkout.txnId, "1.1") })
+
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        expect(orderId).toBeDefined()
+        expect(await orderStatus(container, orderId)).toBe("pending")
+        expect(await capturedAmounts(container, checkout.sessionId)).toEqual([])
+        expect(await itemsOf(api, auth, "order_waiting", checkout.txnId)).toEqual([
+          expect.objectContaining({ order_id: orderId, evidence: expect.objectContaining({ outcome: "overpaid", rule: "wait", gateway_status: "mismatch" }) }),
+        ])
+        expect(await itemsOf(api, auth, "overpaid", checkout.txnId)).toHaveLength(1)
+        const [row] = await mirrorOf(container, store.cartId)
+        expect(row).toMatchObject({ session_status: "pending_authorization", order_id: orderId })
+      })
+
+      it("error → cancel: the order placed on detection is canceled when the gateway reports the invoice in error", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        await saveSettings(api, auth, { order_on_detection: true, order_outcomes: { error: "cancel" } })
+        const store = await createCryptoStore(container)
+        const checkout = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        await gateway.payAndDeliver(checkout.txnId, { confirmations: 0 })
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        expect(orderId).toBeDefined()
+
+        await gateway.payAndDeliver(checkout.txnId, { error: true })
+
+        expect(await orderStatus(container, orderId)).toBe("canceled")
+        const [row] = await mirrorOf(container, store.cartId)
+        expect(row).toMatchObject({ session_status: "canceled", gateway_status: "error" })
+        expect(await itemsOf(api, auth, "invoice_error", checkout.txnId)).toHaveLength(1)
+      })
+
+      it("error → wait (the default): the order placed on detection stays open for a manual check", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        await saveSettings(api, auth, { order_on_detection: true })
+        const store = await createCryptoStore(container)
+        const checkout = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        await gateway.payAndDeliver(checkout.txnId, { confirmations: 0 })
+        const [orderId] = await orderIdsForCart(container, store.cartId)
+        await gateway.payAndDeliver(checkout.txnId, { error: true })
+
+        expect(await orderStatus(container, orderId)).toBe("pending")
+        const [row] = await mirrorOf(container, store.cartId)
+        expect(row).toMatchObject({ session_status: "error" })
+      })
+
+      it("names the outcome field of a wrong choice, and records the change in the audit trail", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        const bad = await requestFailure(api.post("/admin/crypto/settings", { order_outcomes: { overpaid: "capture_received" } }, auth))
+        expect(bad.status).toBe(400)
+        expect(bad.message).toContain("order_outcomes.overpaid")
+        const unknown = await requestFailure(api.post("/admin/crypto/settings", { order_outcomes: { late: "wait" } }, auth))
+        expect(unknown.status).toBe(400)
+
+        const saved = await saveSettings(api, auth, { order_outcomes: { underpaid: "wait" } })
+        const all = { expired_unpaid: "cancel", underpaid: "wait", overpaid: "capture", error: "wait" }
+        expect(saved.effective.order_outcomes).toEqual(all)
+        expect(saved.stored.order_outcomes).toEqual(all)
+        expect(saved.changes[0].changes).toEqual({ order_outcomes: { from: null, to: all } })
+        const same = await saveSettings(api, auth, { order_outcomes: { underpaid: "wait" } })
+        expect(same.changes).toHaveLength(saved.changes.length)
       })
     })
 

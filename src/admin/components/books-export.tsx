@@ -4,7 +4,8 @@ import { errorMessage } from "../lib/api"
 import { sdk } from "../lib/sdk"
 
 type Period = "this_month" | "last_month" | "custom"
-type Format = "csv" | "json"
+type Format = "csv" | "json" | "journal"
+const FORMATS: readonly Format[] = ["csv", "json", "journal"]
 
 const day = (date: Date): string => date.toISOString().slice(0, 10)
 const monthStart = (year: number, month: number): Date => new Date(Date.UTC(year, month, 1))
@@ -39,7 +40,8 @@ function save(blob: Blob, filename: string) {
 
 /**
  * "Export for accounting" (docs/books.md#accounting-export): every crypto amount of a period, one
- * row each with its fiat value at the time of receipt, then totals per coin, as CSV or JSON. The
+ * row each with its value in the store currency when it moved, then totals per coin, as CSV or JSON,
+ * or as a double-entry journal (date, account, debit, credit, currency, reference). The
  * file is fetched through the JS SDK so the admin's session (cookie or token) authenticates it.
  */
 export const BooksExportButton = () => {
@@ -61,10 +63,10 @@ export const BooksExportButton = () => {
       const response = await sdk.client.fetch<Response>("/admin/crypto/exports/books", {
         method: "GET",
         query: { format, from: range.from, to: range.to },
-        headers: { accept: format === "csv" ? "text/csv" : "application/octet-stream" },
+        headers: { accept: format === "json" ? "application/octet-stream" : "text/csv" },
       })
       const blob = await response.blob()
-      save(blob, `crypto-books-${range.from}-${range.to}.${format}`)
+      save(blob, format === "journal" ? `crypto-journal-${range.from}-${range.to}.csv` : `crypto-books-${range.from}-${range.to}.${format}`)
       toast.success("Export downloaded", { description: `${range.from} to ${range.to} (to not included), ${format.toUpperCase()}` })
       setOpen(false)
     } catch (error) {
@@ -112,9 +114,10 @@ export const BooksExportButton = () => {
           </div>
           <div className="flex flex-col gap-y-2">
             <Label>Format</Label>
-            <RadioGroup value={format} onValueChange={(value) => setFormat(value === "json" ? "json" : "csv")}>
+            <RadioGroup value={format} onValueChange={(value) => setFormat(FORMATS.find((format) => format === value) ?? "csv")}>
               <RadioGroup.ChoiceBox value="csv" label="CSV" description="For a spreadsheet or your accounting software; totals as the last rows." />
               <RadioGroup.ChoiceBox value="json" label="JSON" description="For a script: rows and totals, every amount an exact decimal string." />
+              <RadioGroup.ChoiceBox value="journal" label="Journal" description="Double entry for accounting tools: date, account, debit, credit, currency, reference; debits equal credits per currency." />
             </RadioGroup>
           </div>
           {typeof range === "string" ? (

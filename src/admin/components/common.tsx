@@ -19,6 +19,7 @@ const GATEWAY_STATUS_COLORS: Record<KnownStatus, Color> = {
 /** Gateway statuses, then the plugin's own withdrawal and exchange states. */
 const STATUS_COLORS: Record<string, Color> = {
   ...GATEWAY_STATUS_COLORS,
+  awaiting_approval: "orange",
   requested: "blue",
   sending: "orange",
   outcome_unknown: "orange",
@@ -28,7 +29,7 @@ const STATUS_COLORS: Record<string, Color> = {
   created: "blue",
 }
 
-const LABELS: Record<string, string> = { outcome_unknown: "outcome unknown", not_found: "not found (older record)", not_sent: "not sent (confirmed)" }
+const LABELS: Record<string, string> = { awaiting_approval: "awaiting approval", outcome_unknown: "outcome unknown", not_found: "not found (older record)", not_sent: "not sent (confirmed)" }
 
 /** A gateway or withdrawal status as a colored badge (spec §3). */
 export const CryptoStatusBadge = ({ status }: { status: string | null | undefined }) => {

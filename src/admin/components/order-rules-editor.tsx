@@ -1,7 +1,7 @@
 import { Badge, Button, Input, Label, Select, Switch, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { isPositiveDecimal } from "../lib/money"
-import type { OrderRule } from "../lib/types"
+import type { OrderOutcome, OrderOutcomeRules, OrderRule } from "../lib/types"
 
 /**
  * The merchant's order rules (docs/books.md#order-rules) as rows in words, first match wins:
@@ -189,6 +189,62 @@ const RuleForm = ({
         <Button size="small" disabled={Object.keys(errors).length > 0} onClick={onSave}>Keep rule</Button>
         <Button size="small" variant="secondary" onClick={onCancel}>Cancel</Button>
       </div>
+    </div>
+  )
+}
+
+/** Each outcome's name and each action's one-line meaning (docs/books.md#order-rules); the compiler checks the actions are the server's. */
+const OUTCOME_TEXT: { [K in OrderOutcome]: { label: string; actions: Record<OrderOutcomeRules[K], string> } } = {
+  expired_unpaid: {
+    label: "Expired unpaid",
+    actions: { cancel: "Cancel the order placed on detection", wait: "Keep the order waiting; raise it in Needs attention" },
+  },
+  underpaid: {
+    label: "Underpaid beyond the tolerance",
+    actions: {
+      cancel: "Cancel the order (after the pay-the-rest time); owe the money back",
+      wait: "Keep the order waiting, nothing captured; raise it in Needs attention",
+      capture_received: "Capture what arrived (its share of the total); the rest stays outstanding",
+    },
+  },
+  overpaid: {
+    label: "Overpaid",
+    actions: { capture: "Capture the order; the surplus goes to Needs attention", wait: "Place the order with its payment awaiting for your review" },
+  },
+  error: {
+    label: "Gateway error",
+    actions: { wait: "Keep it open for a manual check (a later payment still captures)", cancel: "Cancel the order and the payment" },
+  },
+}
+
+/** What each invoice outcome does to its order: a select per outcome, each action explained in one line. */
+export function OrderOutcomesEditor({ outcomes, onChange }: { outcomes: OrderOutcomeRules; onChange: (outcomes: OrderOutcomeRules) => void }) {
+  const outcomeKeys = Object.keys(OUTCOME_TEXT) as OrderOutcome[]
+  return (
+    <div className="flex flex-col gap-y-2" data-testid="order-outcomes">
+      <Text size="small" weight="plus">When an invoice ends</Text>
+      {outcomeKeys.map((outcome) => {
+        const actions = OUTCOME_TEXT[outcome].actions as Record<string, string>
+        const id = `order-outcome-${outcome}`
+        return (
+          <div key={outcome} className="flex flex-col gap-y-1">
+            <Label htmlFor={id}>{OUTCOME_TEXT[outcome].label}</Label>
+            <select
+              id={id}
+              className="bg-ui-bg-field txt-compact-small rounded-md border px-2 py-1"
+              value={outcomes[outcome]}
+              onChange={(event) => onChange({ ...outcomes, [outcome]: event.target.value })}
+            >
+              {Object.keys(actions).map((action) => (
+                <option key={action} value={action}>
+                  {action.replace("_", " ")}
+                </option>
+              ))}
+            </select>
+            <Text size="xsmall" className="text-ui-fg-subtle">{actions[outcomes[outcome]]}</Text>
+          </div>
+        )
+      })}
     </div>
   )
 }

@@ -76,6 +76,8 @@ export const WithdrawTab = () => {
     onSettled: (withdrawal) => {
       if (withdrawal.status === "completed") toast.success("Withdrawal sent")
       else if (withdrawal.status === "error") toast.error(`Failed at the gateway: operation ${withdrawal.operation_id ?? "?"}, status error`, { description: "The same payment stays blocked until you decide in History." })
+      // Above the money-out policy's approval threshold (docs/money-out.md#money-out-policy).
+      else if (withdrawal.status === "awaiting_approval") toast.info("Waiting for another admin's approval", { description: "It is sent once another admin approves it under To approve." })
       else toast.error(`Withdrawal ${withdrawal.status}`)
     },
     unknown: { title: "The gateway did not confirm the withdrawal", description: "It is not sent again. Use Check status in a moment, or resolve it in History." },

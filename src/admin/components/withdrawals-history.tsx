@@ -7,7 +7,7 @@ import { WithdrawalResolvePanel } from "./withdrawal-resolve-panel"
 
 const ALL = "all"
 const PURPOSES = [ALL, "withdrawal", "refund", "overpayment", "underpayment", "late_payment", "unexplained"]
-const STATUSES = [ALL, "outcome_unknown", "completed", "sending", "error", "rejected", "not_sent"]
+const STATUSES = [ALL, "awaiting_approval", "outcome_unknown", "completed", "sending", "error", "rejected", "not_sent"]
 
 /** An unknown outcome, or a failure at the gateway that still blocks the same payment. */
 const needsDecision = (w: Withdrawal) => w.status === "outcome_unknown" || (w.status === "error" && w.active_fingerprint !== null)

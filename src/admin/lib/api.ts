@@ -22,4 +22,5 @@ const clean = (query: Query | undefined) =>
 export const cryptoApi = {
   get: <T>(path: string, query?: Query) => sdk.client.fetch<T>(`/admin/crypto${path}`, { method: "GET", query: clean(query) }),
   post: <T>(path: string, body: Record<string, unknown>) => sdk.client.fetch<T>(`/admin/crypto${path}`, { method: "POST", body }),
+  delete: <T>(path: string) => sdk.client.fetch<T>(`/admin/crypto${path}`, { method: "DELETE" }),
 }

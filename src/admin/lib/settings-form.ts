@@ -1,4 +1,4 @@
-import type { OrderRule, SettingsField } from "./types"
+import type { OrderOutcomeRules, OrderRule, SettingsField } from "./types"
 
 /** The settings page's form: what the merchant edits (src/admin/routes/settings/crypto/page.tsx). */
 export interface SettingsForm {
@@ -9,6 +9,7 @@ export interface SettingsForm {
   orderOnDetection: boolean
   tolerance: string
   orderRules: OrderRule[]
+  orderOutcomes: OrderOutcomeRules
   protectOrderStatus: boolean
 }
 
@@ -21,6 +22,7 @@ export function settingsBody(form: SettingsForm): Record<SettingsField, unknown>
     order_on_detection: form.orderOnDetection,
     underpaid_tolerance_percent: form.tolerance,
     order_rules: form.orderRules,
+    order_outcomes: form.orderOutcomes,
     protect_order_status: form.protectOrderStatus,
   }
 }

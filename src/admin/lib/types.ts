@@ -12,6 +12,9 @@ import type {
   AdminCryptoExchangesResponse,
   AdminCryptoFeeEstimateResponse,
   AdminCryptoFeePlansResponse,
+  AdminCryptoAddressesResponse,
+  AdminCryptoMoneyOutAuditResponse,
+  AdminCryptoMoneyOutPolicyResponse,
   AdminCryptoOperationsResponse,
   AdminCryptoOrderResponse,
   AdminCryptoRefundQuoteResponse,
@@ -45,5 +48,17 @@ export type SettingsResponse = Serialized<AdminCryptoSettingsResponse>
 export type SettingsTestResponse = Serialized<AdminCryptoSettingsTestResponse>
 /** One order rule as the settings answer it (src/core/config/order-rules.ts): coins (empty = any), an amount limit, where the order is placed. */
 export type OrderRule = SettingsResponse["settings"]["effective"]["order_rules"][number]
+/** What each invoice outcome does to its order (docs/books.md#order-rules), as the server declares it. */
+export type OrderOutcomeRules = SettingsResponse["settings"]["effective"]["order_outcomes"]
+export type OrderOutcome = keyof OrderOutcomeRules
 /** One save of the settings in the audit trail: who, when, each changed field `{ from, to }`. */
 export type SettingsChange = SettingsResponse["settings"]["changes"][number]
+/** The money-out policy as the Money out section reads it (docs/money-out.md#money-out-policy). */
+export type MoneyOutPolicyView = Serialized<AdminCryptoMoneyOutPolicyResponse>["policy"]
+export type MoneyOutPolicy = MoneyOutPolicyView["effective"]
+/** A saved change of the policy: a field, `{ from, to }`, who, when it takes effect. */
+export type MoneyOutPolicyChange = MoneyOutPolicyView["pending"][number]
+/** An address-book entry, with when it is usable. */
+export type AddressBookEntry = Serialized<AdminCryptoAddressesResponse>["addresses"][number]
+/** One decision of the policy (History). */
+export type MoneyOutAuditEntry = Serialized<AdminCryptoMoneyOutAuditResponse>["entries"][number]

@@ -2,6 +2,7 @@ import type { RaiseCryptoAttentionInput } from "../../modules/crypto/service"
 import type { AssessmentFields } from "../payment/invoice-chain"
 import { exact } from "../money"
 import type { CryptoInvoiceSessionState } from "../payment/payment-state"
+import type { OrderOutcome } from "../config/order-rules"
 
 /**
  * What of one invoice sync needs the merchant's decision (docs/attention.md): pure, so every case
@@ -99,24 +100,16 @@ export interface HandChange {
   order_status: string
 }
 
-/**
- * The `protected_order` item of a sync that left an order a person canceled or edited by hand as
- * it was (docs/books.md#protect-order-status): one per invoice, its amount the money received in
- * the invoice's coin, for the merchant to keep (with the order) or send back.
- */
-export function protectedOrderAttention(before: InvoiceBeforeSync, seen: AssessmentFields, orderId: string, change: HandChange): RaiseCryptoAttentionInput {
+/** The fields an item about one invoice's order shares: where it is, the order, the coin and what the gateway said. */
+function orderItem(before: InvoiceBeforeSync, seen: AssessmentFields, orderId: string) {
   return {
-    kind: "protected_order",
     provider_id: before.provider_id,
     subject_id: before.id,
     order_id: orderId,
     cart_id: before.cart_id,
     psys_cid: seen.psys_cid,
     currency: seen.currency,
-    amount: positive(seen.received_amount) ? seen.received_amount : null,
     evidence: {
-      reason: change.reason,
-      order_status: change.order_status,
       order_number: before.order_number,
       gateway_status: seen.gateway_status,
       txn_id: seen.active_txn_id,
@@ -124,4 +117,32 @@ export function protectedOrderAttention(before: InvoiceBeforeSync, seen: Assessm
       expected: seen.expected_amount,
     },
   }
+}
+
+/**
+ * The `protected_order` item of a sync that left an order a person canceled or edited by hand as
+ * it was (docs/books.md#protect-order-status): one per invoice, its amount the money received in
+ * the invoice's coin, for the merchant to keep (with the order) or send back.
+ */
+export function protectedOrderAttention(before: InvoiceBeforeSync, seen: AssessmentFields, orderId: string, change: HandChange): RaiseCryptoAttentionInput {
+  const item = orderItem(before, seen, orderId)
+  return {
+    ...item,
+    kind: "protected_order",
+    amount: positive(seen.received_amount) ? seen.received_amount : null,
+    evidence: { reason: change.reason, order_status: change.order_status, ...item.evidence },
+  }
+}
+
+/**
+ * The `order_waiting` item of an order the merchant's outcome rules keep waiting
+ * (docs/books.md#order-rules): an expired unpaid or underpaid invoice's order not canceled, an
+ * overpaid one's payment not captured. One per invoice, holding no money: the money items
+ * (`underpaid`, `overpaid`) are raised beside it as always. The merchant captures, cancels or keeps
+ * the order in Medusa's admin, then marks the item resolved.
+ */
+export function orderWaitingAttention(before: InvoiceBeforeSync, seen: AssessmentFields, orderId: string, outcome: Exclude<OrderOutcome, "error">): RaiseCryptoAttentionInput {
+  const item = orderItem(before, seen, orderId)
+  // No amount: the money is the `underpaid` / `overpaid` item's, counted there once.
+  return { ...item, kind: "order_waiting", amount: null, evidence: { outcome, rule: "wait", ...item.evidence } }
 }

@@ -218,22 +218,25 @@ export function volumeChart(rows: Iterable<VolumeInvoiceRow>, interval: ChartInt
 /** How many invoice rows one read of the volume chart takes at a time. */
 export const VOLUME_PAGE_SIZE = 500
 
-/** The invoices the volume chart counts: what was captured (the store's money), in the period. */
-export type VolumeInvoiceReader = Pick<CryptoModuleService, "listCryptoInvoices">
+/** What the volume chart counts: what the books count as received (docs/books.md#received-volume). */
+export type VolumeInvoiceReader = Pick<CryptoModuleService, "listCryptoInvoices" | "listCryptoCallbacks">
 
 /**
- * Reads the captured invoices of `period` page by page (VOLUME_PAGE_SIZE rows, ordered by id) and
+ * Reads what the books count as received in `period` (src/core/books/export.ts): every invoice that
+ * received coins (a payment, a top-up, late money), page by page (VOLUME_PAGE_SIZE rows, ordered by
+ * id), and every completed deposit (`pay_in`, once per `txn_id`), valued at its callback's rate; then
  * buckets them. An invoice counts from when the gateway finished it (`paid_at`), else from its
- * creation, so the filter asks for either in the period.
+ * creation, so the filter asks for either in the period; a deposit from when it was recorded.
  */
 export async function readVolumeChart(
   service: VolumeInvoiceReader,
   input: { interval: ChartInterval; period: ChartPeriod; fiat_currency: string; provider_id?: string }
 ): Promise<VolumeChart> {
   const inPeriod = { $gte: input.period.from, $lt: input.period.to }
+  const provider = input.provider_id === undefined ? {} : { provider_id: input.provider_id }
   const filters = {
-    session_status: "captured",
-    ...(input.provider_id === undefined ? {} : { provider_id: input.provider_id }),
+    received_amount: { $ne: null },
+    ...provider,
     $or: [{ paid_at: inPeriod }, { paid_at: null, created_at: inPeriod }],
   }
   const rows: VolumeInvoiceRow[] = []
@@ -242,7 +245,13 @@ export async function readVolumeChart(
     rows.push(...page.map(volumeRowOf))
     if (page.length < VOLUME_PAGE_SIZE) break
   }
-  return volumeChart(rows, input.interval, input.period, input.fiat_currency)
+  const deposits = new Map<string, VolumeInvoiceRow>()
+  for (let skip = 0; ; skip += VOLUME_PAGE_SIZE) {
+    const page = await service.listCryptoCallbacks({ ipn_type: "pay_in", status: "completed", created_at: inPeriod, ...provider }, { order: { id: "ASC" }, skip, take: VOLUME_PAGE_SIZE })
+    for (const callback of page) deposits.set(callback.txn_id ?? callback.id, depositRowOf(callback))
+    if (page.length < VOLUME_PAGE_SIZE) break
+  }
+  return volumeChart([...rows, ...deposits.values()], input.interval, input.period, input.fiat_currency)
 }
 
 type InvoiceRecord = Awaited<ReturnType<CryptoModuleService["listCryptoInvoices"]>>[number]
@@ -260,6 +269,25 @@ function volumeRowOf(row: InvoiceRecord): VolumeInvoiceRow {
     source_rate: typeof record.source_rate === "string" ? record.source_rate : null,
     paid_at: record.paid_at instanceof Date || typeof record.paid_at === "string" ? record.paid_at : null,
     created_at: row.created_at,
+  }
+}
+
+type CallbackRecord = Awaited<ReturnType<CryptoModuleService["listCryptoCallbacks"]>>[number]
+
+/** A completed deposit (spec §6.2) as a received amount, at its callback's rate (`source_rate` in `source_currency`). */
+function depositRowOf(callback: CallbackRecord): VolumeInvoiceRow {
+  const fields = typeof callback.fields === "object" && callback.fields !== null ? (callback.fields as Record<string, unknown>) : {}
+  const text = (key: string): string | null => (typeof fields[key] === "string" ? (fields[key] as string) : null)
+  return {
+    psys_cid: text("psys_cid"),
+    currency: text("currency"),
+    source_currency: text("source_currency") ?? "",
+    source_amount: "0",
+    expected_amount: null,
+    received_amount: text("amount"),
+    source_rate: text("source_rate"),
+    paid_at: null,
+    created_at: callback.created_at,
   }
 }
 

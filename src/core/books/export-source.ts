@@ -1,17 +1,21 @@
 import {
   attentionRows,
   BooksTotals,
+  ExchangeCosts,
+  exchangeLegs,
   exchangeRows,
   invoiceRows,
   payInRows,
   withdrawalRows,
   type BooksAttention,
+  type BooksContext,
   type BooksExchange,
   type BooksInvoice,
   type BooksPayIn,
   type BooksRow,
   type BooksWithdrawal,
   type DisplayIds,
+  type ReceiptRate,
 } from "./export"
 
 /**
@@ -61,16 +65,17 @@ const TABLES = {
   },
   attention: {
     table: "crypto_attention",
-    columns: "id, kind, subject_id, order_id, psys_cid, currency, amount, evidence, created_at",
-    where: "t.kind in ('late_payment', 'underpaid')",
+    columns: "id, kind, subject_id, order_id, psys_cid, currency, amount, evidence, status, created_at",
+    // Memo rows are what is still open (docs/books.md#row-kinds).
+    where: "t.kind in ('late_payment', 'underpaid', 'overpaid') and t.status = 'open'",
   },
   withdrawals: {
     table: "crypto_withdrawal",
-    columns: "id, type, purpose, psys_cid, recipients, total_amount, fee, status, tx_urls, operation_id, order_id, invoice_id, source_currency, source_rate, sent_at, created_at",
+    columns: "id, type, purpose, psys_cid, recipients, total_amount, fee, status, tx_urls, operation_id, order_id, invoice_id, source_currency, source_rate, value_amount, value_currency, sent_at, created_at",
   },
   exchanges: {
     table: "crypto_exchange",
-    columns: "id, from_currency, to_currency, from_amount, to_amount, status, exchange_id, sent_at, created_at",
+    columns: "id, from_currency, to_currency, from_amount, to_amount, status, exchange_id, sent_at, result, fiat_currency, from_rate, to_rate, rate_source, created_at",
   },
   // A pay_in reported more than once (pending then completed, read back after lost callbacks)
   // counts once: by its most advanced report, the newest of those (as totalPayIns in deposits.ts).
@@ -129,6 +134,8 @@ async function displayIdsFor(lookup: DisplayIdLookup | undefined, rows: Readonly
 }
 
 export interface BooksReadOptions {
+  /** The store currency every row is valued in (docs/books.md#fiat-values). */
+  fiat: string
   pageSize?: number
   displayIds?: DisplayIdLookup
   /** Filled as rows go by (their totals are written after the rows). */
@@ -136,11 +143,56 @@ export interface BooksReadOptions {
 }
 
 /**
- * The export's rows of a period, streamed: invoice payments (with their over/underpayments),
- * late payments and underpayments beyond tolerance, money out (refunds, send-backs, withdrawals,
- * mass payouts), exchanges, then customer deposits; each table in `(created_at, id)` order.
+ * The rate of the first callback that reported each invoice's money (spec §6.1: `amount` above 0),
+ * by `order_number`: the gateway's rate at the moment the money arrived (one query per page).
  */
-export async function* booksRows(sql: BooksSql, period: BooksPeriod, options: BooksReadOptions = {}): AsyncGenerator<BooksRow> {
+async function receiptRates(sql: BooksSql, invoices: ReadonlyArray<{ order_number: string }>): Promise<Map<string, ReceiptRate>> {
+  const numbers = [...new Set(invoices.map((invoice) => invoice.order_number))]
+  if (numbers.length === 0) return new Map()
+  const { rows } = await sql.raw(
+    `select distinct on (c.order_number) c.order_number, c.fields->>'psys_cid' as psys_cid, c.fields->>'source_currency' as source_currency, c.fields->>'source_rate' as source_rate
+       from crypto_callback c
+      where c.deleted_at is null and c.ipn_type = 'invoice' and c.order_number in (${numbers.map(() => "?").join(", ")})
+        and c.fields->>'amount' ~ '^[0-9]+([.][0-9]+){0,1}$' and (c.fields->>'amount')::numeric > 0
+      order by c.order_number, c.created_at, c.id`,
+    numbers
+  )
+  return new Map((rows as Array<ReceiptRate & { order_number: string }>).map((row) => [row.order_number, row]))
+}
+
+/** A page of invoices as payment rows, each valued at its receipt's rate. */
+async function paymentRows(sql: BooksSql, page: readonly BooksInvoice[], context: BooksContext): Promise<BooksRow[]> {
+  const receipts = await receiptRates(sql, page)
+  return page.flatMap((invoice) => invoiceRows(invoice, context, receipts.get(invoice.order_number) ?? null))
+}
+
+/**
+ * The average costs the period's completed exchanges sell at (ExchangeCosts): the sales of the
+ * period, then every acquisition from the start of the books up to the period's end, read by the
+ * same pages and valued by the same rules as the rows. Null when the period sold nothing.
+ */
+async function exchangeCostsOf(sql: BooksSql, period: BooksPeriod, fiat: string, size: number): Promise<ExchangeCosts | null> {
+  const sales: Array<{ psys_cid: string; at: Date }> = []
+  for await (const page of pagesOf<BooksExchange>(sql, TABLES.exchanges, period, size)) {
+    for (const exchange of page) if (exchange.status === "completed" && exchangeLegs(exchange).from !== null) sales.push({ psys_cid: exchange.from_currency, at: new Date(exchange.created_at) })
+  }
+  const costs = new ExchangeCosts(sales)
+  if (costs.empty) return null
+  const history: BooksPeriod = { from: new Date(0), to: period.to, provider_id: period.provider_id }
+  const context: BooksContext = { fiat }
+  for await (const page of pagesOf<BooksInvoice>(sql, TABLES.invoices, history, size)) for (const row of await paymentRows(sql, page, context)) costs.acquire(row)
+  for await (const page of pagesOf<BooksPayIn>(sql, TABLES.payIns, history, size)) for (const callback of page) payInRows(callback, context).forEach((row) => costs.acquire(row))
+  for await (const page of pagesOf<BooksExchange>(sql, TABLES.exchanges, history, size)) for (const exchange of page) exchangeRows(exchange, context).forEach((row) => costs.acquire(row))
+  return costs
+}
+
+/**
+ * The export's rows of a period, streamed: invoice payments, the memo rows of what is still open
+ * (late payments, over- and underpayments), money out (refunds, send-backs, withdrawals, mass
+ * payouts), exchanges (both legs), then customer deposits; each table in `(created_at, id)` order,
+ * every row valued in `options.fiat`.
+ */
+export async function* booksRows(sql: BooksSql, period: BooksPeriod, options: BooksReadOptions): AsyncGenerator<BooksRow> {
   const size = options.pageSize ?? BOOKS_PAGE_SIZE
   const totals = options.totals
   const emit = function* (rows: BooksRow[]) {
@@ -149,22 +201,23 @@ export async function* booksRows(sql: BooksSql, period: BooksPeriod, options: Bo
       yield row
     }
   }
+  const withIds = async (rows: ReadonlyArray<{ order_id: string | null }>): Promise<BooksContext> => ({ fiat: options.fiat, displayIds: await displayIdsFor(options.displayIds, rows) })
   for await (const page of pagesOf<BooksInvoice>(sql, TABLES.invoices, period, size)) {
-    const ids = await displayIdsFor(options.displayIds, page)
-    for (const invoice of page) yield* emit(invoiceRows(invoice, ids))
+    yield* emit(await paymentRows(sql, page, await withIds(page)))
   }
   for await (const page of pagesOf<BooksAttention>(sql, TABLES.attention, period, size)) {
-    const ids = await displayIdsFor(options.displayIds, page)
-    for (const item of page) yield* emit(attentionRows(item, ids))
+    const context = await withIds(page)
+    for (const item of page) yield* emit(attentionRows(item, context))
   }
   for await (const page of pagesOf<BooksWithdrawal>(sql, TABLES.withdrawals, period, size)) {
-    const ids = await displayIdsFor(options.displayIds, page)
-    for (const withdrawal of page) yield* emit(withdrawalRows(withdrawal, ids))
+    const context = await withIds(page)
+    for (const withdrawal of page) yield* emit(withdrawalRows(withdrawal, context))
   }
+  const costs = await exchangeCostsOf(sql, period, options.fiat, size)
   for await (const page of pagesOf<BooksExchange>(sql, TABLES.exchanges, period, size)) {
-    for (const exchange of page) yield* emit(exchangeRows(exchange))
+    for (const exchange of page) yield* emit(exchangeRows(exchange, { fiat: options.fiat }, costs))
   }
   for await (const page of pagesOf<BooksPayIn>(sql, TABLES.payIns, period, size)) {
-    for (const callback of page) yield* emit(payInRows(callback))
+    for (const callback of page) yield* emit(payInRows(callback, { fiat: options.fiat }))
   }
 }

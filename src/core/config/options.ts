@@ -10,7 +10,8 @@ import {
   type ShopperMessageKind,
   type ShopperMessagesOption,
 } from "./message-templates"
-import type { OrderRule } from "./order-rules"
+import { DEFAULT_ORDER_OUTCOMES, type OrderOutcomeRules, type OrderRule } from "./order-rules"
+import { moneyOutOptionSchema, type MoneyOutPolicy } from "./money-out-policy"
 import { COIN_ID_PATTERN } from "../coins"
 
 /**
@@ -59,6 +60,12 @@ export interface CryptoProviderOptions {
    * or your own `template` name and `content`. Default: all on, with the default English templates.
    */
   shopperMessages?: ShopperMessagesOption
+  /**
+   * The deployment's money-out policy (docs/money-out.md#money-out-policy), the same field names as
+   * the admin's Money out section: `address_book` (default true), `cooling_off_minutes` (default
+   * 1440). The admin's changes apply on top; loosening ones wait the cooling-off.
+   */
+  moneyOut?: Partial<MoneyOutPolicy>
 }
 
 /** The options after validation, with every default applied. */
@@ -78,6 +85,8 @@ export interface ResolvedCryptoOptions {
    * detection, per coin and amount; `orderOnDetection` is their default. Set in the admin only.
    */
   orderRules: OrderRule[]
+  /** What an expired unpaid, underpaid, overpaid or `error` invoice does to its order (docs/books.md#order-rules). Set in the admin only; today's behaviour by default. */
+  orderOutcomes: OrderOutcomeRules
   /** A callback never changes an order a person canceled or edited by hand (docs/books.md#protect-order-status). Set in the admin only; on by default. */
   protectOrderStatus: boolean
   underpaidTolerancePercent: Decimal
@@ -86,6 +95,8 @@ export interface ResolvedCryptoOptions {
   gatewayTimeoutMs: number
   /** Each shopper message with its template, or null when turned off. */
   shopperMessages: ResolvedShopperMessages
+  /** The deployment's money-out policy, every field set; the admin's saved changes apply on top (src/core/money-out/policy.ts). */
+  moneyOut: MoneyOutPolicy
 }
 
 export const DEFAULT_RETURN_PATH = "/checkout/crypto/return"
@@ -245,6 +256,7 @@ const schema = z
       .max(120_000, "gatewayTimeoutMs must be at most 120000 (2 minutes)")
       .default(DEFAULT_GATEWAY_TIMEOUT_MS),
     shopperMessages: shopperMessages.default({}),
+    moneyOut: moneyOutOptionSchema,
   })
   .strict()
   .superRefine((value, ctx) => {
@@ -295,12 +307,14 @@ export function parseCryptoOptions(raw: unknown): ResolvedCryptoOptions {
     expireMinutes: value.expireMinutes,
     orderOnDetection: value.orderOnDetection,
     orderRules: [],
+    orderOutcomes: { ...DEFAULT_ORDER_OUTCOMES },
     protectOrderStatus: true,
     underpaidTolerancePercent: value.underpaidTolerancePercent,
     payRestHours: value.payRestHours,
     whiteLabel: value.whiteLabel,
     gatewayTimeoutMs: value.gatewayTimeoutMs,
     shopperMessages: resolveShopperMessages(value.shopperMessages),
+    moneyOut: value.moneyOut,
   }
 }
 

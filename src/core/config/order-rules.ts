@@ -101,3 +101,63 @@ export function readOrderRules(stored: unknown): OrderRule[] {
   const parsed = orderRulesSchema.safeParse(list)
   return parsed.success ? parsed.data : []
 }
+
+/**
+ * What an invoice's end does to its order, per outcome (docs/books.md#order-rules): the merchant's
+ * choice for an invoice that expired unpaid, ended underpaid beyond the tolerance, was overpaid, or
+ * that the gateway reports in `error`. Each outcome has a small closed set of actions; the first
+ * listed is today's behaviour and the default. The status map (payment-state.ts) and the sync's
+ * apply step read them; nothing else decides what these outcomes do to an order.
+ */
+export const ORDER_OUTCOME_ACTIONS = {
+  /** Expired (or cancelled) with nothing received, while an order placed on detection waits. */
+  expired_unpaid: ["cancel", "wait"],
+  /** Expired with less than the tolerance accepts. */
+  underpaid: ["cancel", "wait", "capture_received"],
+  /** Completed or mismatch with more than asked. */
+  overpaid: ["capture", "wait"],
+  /** The gateway reports `error` (spec §3). */
+  error: ["wait", "cancel"],
+} as const satisfies Record<string, readonly [string, ...string[]]>
+
+export type OrderOutcome = keyof typeof ORDER_OUTCOME_ACTIONS
+export const ORDER_OUTCOMES = Object.keys(ORDER_OUTCOME_ACTIONS) as OrderOutcome[]
+
+/** One action per outcome. A type, not an interface: it must fit the JSON column's Record<string, unknown>. */
+export type OrderOutcomeRules = { [K in OrderOutcome]: (typeof ORDER_OUTCOME_ACTIONS)[K][number] }
+
+/** Today's behaviour: cancel an unpaid or underpaid order, capture an overpaid one, keep an `error` open. */
+export const DEFAULT_ORDER_OUTCOMES: Readonly<OrderOutcomeRules> = {
+  expired_unpaid: ORDER_OUTCOME_ACTIONS.expired_unpaid[0],
+  underpaid: ORDER_OUTCOME_ACTIONS.underpaid[0],
+  overpaid: ORDER_OUTCOME_ACTIONS.overpaid[0],
+  error: ORDER_OUTCOME_ACTIONS.error[0],
+}
+
+const outcomeAction = <K extends OrderOutcome>(outcome: K) =>
+  z.enum(ORDER_OUTCOME_ACTIONS[outcome], { error: `must be one of ${ORDER_OUTCOME_ACTIONS[outcome].map((action) => `"${action}"`).join(", ")}` })
+
+/** The outcome rules as the merchant writes them: any outcome left out keeps its default. */
+export const orderOutcomesSchema = z
+  .object(
+    {
+      expired_unpaid: outcomeAction("expired_unpaid").optional(),
+      underpaid: outcomeAction("underpaid").optional(),
+      overpaid: outcomeAction("overpaid").optional(),
+      error: outcomeAction("error").optional(),
+    },
+    { error: 'must be an object such as { "underpaid": "wait", "overpaid": "capture" }' }
+  )
+  .strict()
+  .transform((given) => readOrderOutcomes(given))
+
+/** Stored outcome rules (`crypto_setting.order_outcomes`) with `fallback` for any outcome missing or not valid any more. */
+export function readOrderOutcomes(stored: unknown, fallback: Readonly<OrderOutcomeRules> = DEFAULT_ORDER_OUTCOMES): OrderOutcomeRules {
+  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return { ...fallback }
+  const rules: OrderOutcomeRules = { ...fallback }
+  for (const outcome of ORDER_OUTCOMES) {
+    const action: unknown = (stored as Record<string, unknown>)[outcome]
+    if ((ORDER_OUTCOME_ACTIONS[outcome] as readonly unknown[]).includes(action)) (rules as Record<OrderOutcome, unknown>)[outcome] = action
+  }
+  return rules
+}

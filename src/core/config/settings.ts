@@ -4,7 +4,7 @@ import type { ICacheService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import type CryptoModuleService from "../../modules/crypto/service"
 import type { ResolvedCryptoOptions } from "./options"
-import { readOrderRules } from "./order-rules"
+import { readOrderOutcomes, readOrderRules } from "./order-rules"
 
 /** The settings a merchant edits in the admin (Settings → Crypto); all optional: null = config. */
 export interface StoredCryptoSettings {
@@ -15,6 +15,8 @@ export interface StoredCryptoSettings {
   underpaid_tolerance_percent?: string | null
   /** The order rules (src/core/config/order-rules.ts) as stored JSON; null = none. */
   order_rules?: unknown
+  /** What each invoice outcome does to its order (src/core/config/order-rules.ts) as stored JSON; null = defaults. */
+  order_outcomes?: unknown
   /** Null = on (protection is the safe default). */
   protect_order_status?: boolean | null
 }
@@ -22,7 +24,7 @@ export interface StoredCryptoSettings {
 /** The subset of the provider options the admin can override. */
 export type EditableCryptoOptions = Pick<
   ResolvedCryptoOptions,
-  "allowedCurrencies" | "defaultCurrency" | "expireMinutes" | "orderOnDetection" | "orderRules" | "protectOrderStatus" | "underpaidTolerancePercent"
+  "allowedCurrencies" | "defaultCurrency" | "expireMinutes" | "orderOnDetection" | "orderRules" | "orderOutcomes" | "protectOrderStatus" | "underpaidTolerancePercent"
 >
 
 const isCoinList = (value: unknown): value is string[] =>
@@ -52,6 +54,7 @@ export function mergeCryptoSettings<T extends EditableCryptoOptions>(defaults: T
     orderOnDetection: stored.order_on_detection ?? defaults.orderOnDetection,
     // Rules stored before a change of their shape, or hand-written ones that do not parse, count as none.
     orderRules: stored.order_rules === null || stored.order_rules === undefined ? defaults.orderRules : readOrderRules(stored.order_rules),
+    orderOutcomes: stored.order_outcomes === null || stored.order_outcomes === undefined ? defaults.orderOutcomes : readOrderOutcomes(stored.order_outcomes, defaults.orderOutcomes),
     protectOrderStatus: stored.protect_order_status ?? defaults.protectOrderStatus,
     underpaidTolerancePercent:
       tolerance !== undefined && tolerance !== null && isDecimalString(tolerance) ? new Decimal(tolerance) : defaults.underpaidTolerancePercent,
@@ -120,6 +123,7 @@ const plainSettings = (row: StoredCryptoSettings): StoredCryptoSettings => ({
   order_on_detection: row.order_on_detection ?? null,
   underpaid_tolerance_percent: row.underpaid_tolerance_percent ?? null,
   order_rules: row.order_rules ?? null,
+  order_outcomes: row.order_outcomes ?? null,
   protect_order_status: row.protect_order_status ?? null,
 })
 
@@ -187,7 +191,7 @@ export interface SettingChange {
 /**
  * What a save changes (the audit trail, `crypto_setting_change`): each field of `patch` whose value
  * differs from the stored one, `{ from, to }` (null = the medusa-config default). Order rules are
- * compared and recorded as lists. Pure; an empty result means the save changed nothing.
+ * compared and recorded as lists, outcome rules with every outcome. Pure; an empty result means the save changed nothing.
  */
 export function settingChanges(
   previous: StoredCryptoSettings | undefined | null,
@@ -196,11 +200,17 @@ export function settingChanges(
   const changes: Record<string, SettingChange> = {}
   for (const [field, value] of Object.entries(patch) as Array<[keyof StoredCryptoSettings, unknown]>) {
     if (value === undefined) continue
-    const before = field === "order_rules" ? rulesOrNull(previous?.order_rules) : (previous?.[field] ?? null)
-    const after = field === "order_rules" ? rulesOrNull(value) : value
+    const before = canonical(field, previous?.[field] ?? null)
+    const after = canonical(field, value)
     if (JSON.stringify(before) !== JSON.stringify(after)) changes[field] = { from: before, to: after }
   }
   return changes
 }
 
-const rulesOrNull = (stored: unknown) => (stored === null || stored === undefined ? null : readOrderRules(stored))
+/** A stored JSON setting in one shape whatever its key order (jsonb reorders keys), so a save that changes nothing records nothing. */
+function canonical(field: keyof StoredCryptoSettings, value: unknown): unknown {
+  if (value === null || value === undefined) return null
+  if (field === "order_rules") return readOrderRules(value)
+  if (field === "order_outcomes") return readOrderOutcomes(value)
+  return value
+}

@@ -44,6 +44,8 @@ export type { RefundClaimStatus, StoreRefundClaimView }
 type WithdrawalStatus = InferTypeOf<typeof CryptoWithdrawal>["status"]
 
 const CLAIM_STATUS_OF_WITHDRAWAL: Record<WithdrawalStatus, RefundClaimStatus> = {
+  // Waiting for an admin's approval (docs/money-out.md#money-out-policy): to the shopper, on its way.
+  awaiting_approval: "sending",
   requested: "sending",
   sending: "sending",
   completed: "sent",

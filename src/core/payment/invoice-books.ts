@@ -61,15 +61,26 @@ export interface InvoicePricing {
 /**
  * An invoice's rate, fiat (its `source_currency`) per coin, as `times / per` so that a value is the
  * product before the quotient (exact, never a rounded rate): the gateway's `source_rate` of the
- * invoice (spec §2.1, `per` = 1) for an amount in the invoice's own coin; else `source_amount` over
+ * invoice (spec §2.1, `per` = 1, `invoice`) for an amount in the invoice's own coin; else `source_amount` over
  * the coins the invoice asked (`derived`: a sibling of a currency switch, or a row from before the
  * rate was kept; when the shopper pays the commission it prices the commission in too).
  */
 export interface InvoiceRate {
   times: string
   per: string
-  source: "gateway" | "derived"
+  source: RateSource
 }
+
+/**
+ * Where a rate came from (docs/books.md#fiat-values), the export's `rate_source` column: the gateway's
+ * callback that reported the money (`callback`, spec §6.1/§6.2 `source_rate`), a money-out's own
+ * gateway rate (`gateway`: the operation's or the refund quote's), the invoice's rate at creation
+ * (`invoice`, spec §2.1), an invoice's price (`derived`: fiat total over coins asked), or the
+ * gateway's currency list the store read at that moment (`rate_cache`, spec §4.8), or the books'
+ * average cost of the coins an exchange sold (`cost`, docs/books.md#gain-or-loss).
+ */
+export const RATE_SOURCES = ["callback", "gateway", "invoice", "derived", "rate_cache", "cost"] as const
+export type RateSource = (typeof RATE_SOURCES)[number]
 
 const positiveDecimal = (value: unknown): value is string => typeof value === "string" && isDecimalString(value) && exact(value).gt(0)
 
@@ -79,7 +90,7 @@ const positiveDecimal = (value: unknown): value is string => typeof value === "s
  * `expected` what the invoice asked in that coin (default: the row's).
  */
 export function invoiceRate(invoice: InvoicePricing, coin: string | null = invoice.psys_cid, expected: string | null = invoice.expected_amount): InvoiceRate | null {
-  if (positiveDecimal(invoice.source_rate) && coin === invoice.psys_cid) return { times: invoice.source_rate, per: "1", source: "gateway" }
+  if (positiveDecimal(invoice.source_rate) && coin === invoice.psys_cid) return { times: invoice.source_rate, per: "1", source: "invoice" }
   if (positiveDecimal(invoice.source_amount) && positiveDecimal(expected)) return { times: invoice.source_amount, per: expected, source: "derived" }
   return null
 }

@@ -2,8 +2,8 @@ import { Decimal } from "decimal.js"
 import { isDecimalString, type GatewayClient, type Operation } from "../../gateway"
 import type CryptoModuleService from "../../modules/crypto/service"
 import type { ResolvedCryptoOptions } from "../config/options"
-import type { OrderRule } from "../config/order-rules"
-import { exact } from "../money"
+import { ORDER_OUTCOMES, readOrderOutcomes, type OrderOutcome, type OrderOutcomeRules, type OrderRule } from "../config/order-rules"
+import { exact, fiatToMinorUnits } from "../money"
 import {
   isCryptoSessionStatus,
   mapInvoiceChain,
@@ -75,11 +75,18 @@ export type CallbackSource = Pick<CryptoModuleService, "listCryptoCallbacks">
  * (`usableStoredReading`).
  */
 export function statusPolicy(
-  options: Pick<ResolvedCryptoOptions, "orderOnDetection" | "orderRules" | "underpaidTolerancePercent">,
+  options: PolicyOptions,
   invoice: PlacementFacts
 ): StatusPolicy {
-  return { orderOnDetection: placementOf(options.orderRules, options.orderOnDetection, invoice), underpaidTolerancePercent: options.underpaidTolerancePercent }
+  return {
+    orderOnDetection: placementOf(options.orderRules, options.orderOnDetection, invoice),
+    underpaidTolerancePercent: options.underpaidTolerancePercent,
+    outcomes: options.orderOutcomes,
+  }
 }
+
+/** The options a status policy is built from: the order rules, per placement and per outcome, and the tolerance. */
+export type PolicyOptions = Pick<ResolvedCryptoOptions, "orderOnDetection" | "orderRules" | "orderOutcomes" | "underpaidTolerancePercent">
 
 /**
  * A reader that asks the gateway once per operation: a second `retrieve` of the same id answers
@@ -112,7 +119,7 @@ export function readOnce(client: OperationReader): OperationReader {
  * resolved for it (null when none).
  */
 export async function assessUnderInvoicePolicy<T>(
-  options: Pick<ResolvedCryptoOptions, "orderOnDetection" | "orderRules" | "underpaidTolerancePercent">,
+  options: PolicyOptions,
   invoice: PlacementFacts,
   client: OperationReader,
   assess: (policy: StatusPolicy, reader: OperationReader) => Promise<T>,
@@ -212,6 +219,8 @@ export interface AssessmentFields {
   /** The shortfall of an invoice accepted as paid within the underpayment tolerance. */
   underpaid_amount: string | null
   refund_due_amount: string | null
+  /** Captured for the fiat value of what arrived, not the session amount (underpaid `capture_received`, docs/books.md#order-rules). */
+  capture_received: boolean
   /** The coin of the deciding invoice (see InvoiceCoin); every amount above is in it. */
   psys_cid: string | null
   currency: string | null
@@ -230,6 +239,7 @@ export function assessmentFields(assessment: InvoiceAssessment): AssessmentField
     overpaid_amount: outcome.kind === "paid" ? outcome.overpaid?.toFixed() ?? null : null,
     underpaid_amount: outcome.kind === "paid" ? outcome.underpaid?.toFixed() ?? null : null,
     refund_due_amount: outcome.kind === "failed" ? outcome.refundDue?.toFixed() ?? null : null,
+    capture_received: outcome.kind === "paid" && outcome.capture === "received",
     psys_cid: assessment.coin.psys_cid,
     currency: assessment.coin.currency,
     siblings_with_money: assessment.siblingsWithMoney,
@@ -331,6 +341,7 @@ export interface StoredGatewayReading extends GatewayReading {
   /** The status policy it was mapped with (the merchant's settings at that moment). */
   order_on_detection: boolean
   underpaid_tolerance_percent: string
+  order_outcomes: OrderOutcomeRules
 }
 
 /**
@@ -362,6 +373,7 @@ export function storedReadingOfFields(txnId: string, fields: AssessmentFields, p
     read_at: readAt.toISOString(),
     order_on_detection: policy.orderOnDetection,
     underpaid_tolerance_percent: policy.underpaidTolerancePercent.toFixed(),
+    order_outcomes: readOrderOutcomes(policy.outcomes),
   }
 }
 
@@ -397,11 +409,12 @@ export function usableStoredReading(stored: unknown, txnId: string, policy: Stat
   if (value.order_on_detection !== policy.orderOnDetection) return undefined
   if (typeof value.underpaid_tolerance_percent !== "string" || !isDecimalString(value.underpaid_tolerance_percent)) return undefined
   if (!new Decimal(value.underpaid_tolerance_percent).eq(policy.underpaidTolerancePercent)) return undefined
-  const { kind, session_status, gateway_status, active_txn_id, received_amount, expected_amount, overpaid_amount, underpaid_amount, refund_due_amount, psys_cid, currency } = value
+  if (!sameOutcomes(value.order_outcomes, readOrderOutcomes(policy.outcomes))) return undefined
+  const { kind, session_status, gateway_status, active_txn_id, received_amount, expected_amount, overpaid_amount, underpaid_amount, refund_due_amount, capture_received, psys_cid, currency } = value
   if (!isOutcomeKind(kind) || typeof session_status !== "string" || !isCryptoSessionStatus(session_status)) return undefined
   if (typeof gateway_status !== "string" || typeof active_txn_id !== "string") return undefined
   if (![received_amount, expected_amount, overpaid_amount, underpaid_amount, refund_due_amount].every(isAmountOrNull)) return undefined
-  if (!isTextOrNull(psys_cid) || !isTextOrNull(currency)) return undefined
+  if (!isTextOrNull(psys_cid) || !isTextOrNull(currency) || typeof capture_received !== "boolean") return undefined
   return {
     kind,
     session_status,
@@ -412,9 +425,38 @@ export function usableStoredReading(stored: unknown, txnId: string, policy: Stat
     overpaid_amount: overpaid_amount as string | null,
     underpaid_amount: underpaid_amount as string | null,
     refund_due_amount: refund_due_amount as string | null,
+    capture_received,
     psys_cid,
     currency,
   }
+}
+
+/** Whether a stored reading's outcome rules are `outcomes` (a reading stored before they existed has none: read again). */
+function sameOutcomes(stored: unknown, outcomes: OrderOutcomeRules): boolean {
+  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return false
+  return ORDER_OUTCOMES.every((outcome) => (stored as Record<string, unknown>)[outcome] === outcomes[outcome])
+}
+
+/**
+ * What Medusa is told of a reading (the provider's authorize and status answers): its session
+ * status, except a payment captured for what arrived (`capture_received`), which is `authorized`:
+ * Medusa then creates the payment for the session amount without capturing it, and the sync's
+ * apply step captures the fiat value of what arrived (`receivedFiatValue`) on it.
+ */
+export function medusaSessionStatusOf(reading: Pick<GatewayReading, "session_status" | "capture_received">): CryptoSessionStatus | "authorized" {
+  return reading.capture_received && reading.session_status === "captured" ? "authorized" : reading.session_status
+}
+
+/**
+ * The fiat value of what arrived on an invoice captured for what arrived (underpaid
+ * `capture_received`, docs/books.md#order-rules): its share of the session amount, `amount` ×
+ * received ÷ expected, rounded down to the currency's minor units (never more than the coins paid
+ * for). Null when the share cannot be computed or is not positive.
+ */
+export function receivedFiatValue(amount: Decimal.Value, received: string | null, expected: string | null, currencyCode: string): string | null {
+  if (received === null || expected === null || !exact(expected).gt(0)) return null
+  const value = fiatToMinorUnits(exact(amount).times(received).dividedBy(expected), currencyCode, "down")
+  return value.gt(0) ? value.toFixed() : null
 }
 
 /** What a rule is matched against: the invoice's coin (null while a hosted-page shopper has not chosen) and fiat amount. */
@@ -449,4 +491,33 @@ export function matchingRule(rules: readonly OrderRule[], facts: PlacementFacts)
 export function placementOf(rules: readonly OrderRule[], defaultOnDetection: boolean, facts: PlacementFacts): boolean {
   const match = matchingRule(rules, facts)
   return match === undefined ? defaultOnDetection : match.rule.place === "on_detection"
+}
+
+/** What the outcome rules are decided from: an assessment's verdict and amounts. */
+export type OutcomeFacts = Pick<AssessmentFields, "refund_due_amount" | "overpaid_amount" | "capture_received"> & { kind: AssessmentFields["kind"] | null }
+
+/**
+ * Which outcome rule (docs/books.md#order-rules) an assessment falls under: `error`; an invoice
+ * that ended with money owed back (`underpaid`: less than the tolerance accepts, or captured for
+ * what arrived), or with nothing (`expired_unpaid`); a paid one with a surplus (`overpaid`). Null
+ * for every other verdict (not ended yet, paid exactly or within the tolerance).
+ */
+export function orderOutcomeOf(facts: OutcomeFacts): OrderOutcome | null {
+  if (facts.kind === "error") return "error"
+  if (facts.kind === "failed") return facts.refund_due_amount !== null && exact(facts.refund_due_amount).gt(0) ? "underpaid" : "expired_unpaid"
+  if (facts.kind === "paid" && facts.capture_received) return "underpaid"
+  if (facts.kind === "paid" && facts.overpaid_amount !== null && exact(facts.overpaid_amount).gt(0)) return "overpaid"
+  return null
+}
+
+/**
+ * The outcome under which an order is kept waiting for the merchant's decision (the rule says
+ * `wait`), or null: an expired unpaid or underpaid invoice's order is then never canceled, an
+ * overpaid one is placed (or kept) with its payment awaiting, not captured. `error` kept open is
+ * today's behaviour (its `invoice_error` item), not a wait of the rule.
+ */
+export function waitingOutcome(facts: OutcomeFacts, rules: Readonly<OrderOutcomeRules> | undefined): Exclude<OrderOutcome, "error"> | null {
+  const outcome = orderOutcomeOf(facts)
+  if (outcome === null || outcome === "error") return null
+  return readOrderOutcomes(rules)[outcome] === "wait" ? outcome : null
 }

@@ -1,6 +1,7 @@
 import { Decimal } from "decimal.js"
 import { GatewayStatus, INVOICE_STATUSES, type KnownStatus } from "../../gateway"
 import { exact, ExactDecimal } from "../money"
+import { DEFAULT_ORDER_OUTCOMES, type OrderOutcomeRules } from "../config/order-rules"
 import { knownStatusOf } from "./shopper-status"
 
 /**
@@ -26,6 +27,13 @@ export interface StatusPolicy {
   orderOnDetection: boolean
   /** Percent below `expected` an expired invoice may be and still count as paid. */
   underpaidTolerancePercent: Decimal
+  /**
+   * What an overpaid, underpaid-beyond-the-tolerance or `error` invoice makes of its session
+   * (docs/books.md#order-rules); absent = today's behaviour (`DEFAULT_ORDER_OUTCOMES`). What an
+   * expired unpaid or underpaid invoice does to an order that already waits is the apply step's
+   * (`orderEndAction`): the session's status is the same either way.
+   */
+  outcomes?: Readonly<OrderOutcomeRules>
 }
 
 /** The Medusa payment session statuses this plugin uses (what the status map gives). */
@@ -44,8 +52,20 @@ export type SessionOutcome =
   | { kind: "awaiting_payment"; sessionStatus: "pending" }
   /** `pending` / `pending internal`: money seen, not final. */
   | { kind: "detected"; sessionStatus: "pending_authorization" | "pending" }
-  /** `completed`, `mismatch`, or `expired` within the tolerance: captured for the session amount. */
-  | { kind: "paid"; sessionStatus: "captured"; overpaid: Decimal | undefined; underpaid: Decimal | undefined }
+  /**
+   * `completed`, `mismatch`, or `expired` within the tolerance: captured for the session amount.
+   * Under the merchant's outcome rules: an overpaid one held for review (`pending_authorization`,
+   * overpaid `wait`); one expired beyond the tolerance captured for what arrived (`capture:
+   * "received"`, underpaid `capture_received`).
+   */
+  | {
+      kind: "paid"
+      sessionStatus: "captured" | "pending_authorization"
+      overpaid: Decimal | undefined
+      underpaid: Decimal | undefined
+      /** What Medusa captures: the session amount, or the fiat value of what arrived (`receivedFiatValue`). */
+      capture: "session" | "received"
+    }
   /** `cancelled`, `expired` with nothing, or `expired` beyond the tolerance. */
   | {
       kind: "failed"
@@ -54,7 +74,8 @@ export type SessionOutcome =
       /** What was received and must go back to the shopper (underpaid beyond the tolerance). */
       refundDue: Decimal | undefined
     }
-  | { kind: "error"; sessionStatus: "error" }
+  /** `error`: kept open for a manual check, or canceled (error `cancel`). */
+  | { kind: "error"; sessionStatus: "error" | "canceled" }
   /** `cancelled duplicate`: says nothing about the session, which follows its switch chain. */
   | { kind: "duplicate" }
   /** A status the spec does not list: treated as not paid yet, never as money. */
@@ -74,7 +95,7 @@ const STATUS_RULES: Record<KnownStatus, StatusRule> = {
   [GatewayStatus.Expired]: ({ received, expected }, policy) => mapExpired(received, expected, policy),
   [GatewayStatus.Cancelled]: ({ received }) => ({ kind: "failed", sessionStatus: "canceled", reason: "cancelled", refundDue: isPositive(received) ? received : undefined }),
   [GatewayStatus.CancelledDuplicate]: () => ({ kind: "duplicate" }),
-  [GatewayStatus.Error]: () => ({ kind: "error", sessionStatus: "error" }),
+  [GatewayStatus.Error]: (_, policy) => ({ kind: "error", sessionStatus: outcomesOf(policy).error === "cancel" ? "canceled" : "error" }),
 }
 
 /** What a gateway status (spec §3) says of an invoice, whatever the session: one row per status in `STATUS_FACTS`. */
@@ -114,13 +135,17 @@ function detected(policy: StatusPolicy): SessionOutcome {
   return { kind: "detected", sessionStatus: policy.orderOnDetection ? "pending_authorization" : "pending" }
 }
 
-function paid({ received, expected }: InvoiceObservation): SessionOutcome {
-  return {
-    kind: "paid",
-    sessionStatus: "captured",
-    overpaid: received !== undefined && expected !== undefined && received.gt(expected) ? exact(received).minus(expected) : undefined,
-    underpaid: undefined,
-  }
+const outcomesOf = (policy: StatusPolicy): Readonly<OrderOutcomeRules> => policy.outcomes ?? DEFAULT_ORDER_OUTCOMES
+
+function paid({ received, expected }: InvoiceObservation, policy: StatusPolicy): SessionOutcome {
+  const overpaid = received !== undefined && expected !== undefined && received.gt(expected) ? exact(received).minus(expected) : undefined
+  return paidOutcome(policy, overpaid, undefined, "session")
+}
+
+/** A paid outcome: an overpaid one waits for the merchant's review under overpaid `wait`. */
+function paidOutcome(policy: StatusPolicy, overpaid: Decimal | undefined, underpaid: Decimal | undefined, capture: "session" | "received"): SessionOutcome {
+  const held = overpaid !== undefined && outcomesOf(policy).overpaid === "wait"
+  return { kind: "paid", sessionStatus: held ? "pending_authorization" : "captured", overpaid, underpaid, capture }
 }
 
 /** Maps one invoice observation. */
@@ -138,10 +163,14 @@ function mapExpired(received: Decimal | undefined, expected: Decimal | undefined
     return { kind: "failed", sessionStatus: "canceled", reason: "underpaid", refundDue: received }
   }
   if (received.gte(expected)) {
-    return { kind: "paid", sessionStatus: "captured", overpaid: received.gt(expected) ? exact(received).minus(expected) : undefined, underpaid: undefined }
+    return paidOutcome(policy, received.gt(expected) ? exact(received).minus(expected) : undefined, undefined, "session")
   }
   if (received.gte(minimumAccepted(expected, policy.underpaidTolerancePercent))) {
-    return { kind: "paid", sessionStatus: "captured", overpaid: undefined, underpaid: exact(expected).minus(received) }
+    return paidOutcome(policy, undefined, exact(expected).minus(received), "session")
+  }
+  if (outcomesOf(policy).underpaid === "capture_received") {
+    // The merchant takes what arrived as payment: captured for its fiat value, the shortfall shown.
+    return paidOutcome(policy, undefined, exact(expected).minus(received), "received")
   }
   return { kind: "failed", sessionStatus: "canceled", reason: "underpaid", refundDue: received }
 }

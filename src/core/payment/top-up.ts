@@ -207,9 +207,15 @@ export function topUpGroupFields(root: AssessmentFields, topUps: readonly TopUpA
     overpaid_amount: null,
     underpaid_amount: null,
     refund_due_amount: failed && positive(own.received_amount) ? own.received_amount : null,
+    capture_received: false,
   })
   return {
-    root: { ...shared(root), underpaid_amount: outcome.kind === "paid" ? outcome.underpaid?.toFixed() ?? null : null },
+    root: {
+      ...shared(root),
+      underpaid_amount: outcome.kind === "paid" ? outcome.underpaid?.toFixed() ?? null : null,
+      // The session is captured once, on the root (docs/books.md#order-rules: `capture_received`).
+      capture_received: outcome.kind === "paid" && outcome.capture === "received",
+    },
     topUps: topUps.map((topUp) => ({
       invoice_id: topUp.invoice_id,
       fields: {

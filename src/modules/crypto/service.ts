@@ -2,11 +2,14 @@ import type { Context, InferTypeOf } from "@medusajs/framework/types"
 import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/postgresql"
 import { generateEntityId, InjectManager, InjectTransactionManager, MedusaContext, MedusaError, MedusaService } from "@medusajs/framework/utils"
 import { callbackInsertOnce, callbackUpsert, storedCallbackOf, type CryptoCallbackDelivery, type StoredCryptoCallback } from "./callback-upsert"
+import { CryptoAddress } from "./models/crypto-address"
 import { CryptoAttention, type CryptoAttentionKind } from "./models/crypto-attention"
 import { CryptoBalanceSnapshot } from "./models/crypto-balance-snapshot"
 import { CryptoCallback } from "./models/crypto-callback"
 import { CryptoExchange } from "./models/crypto-exchange"
 import { CryptoInvoice } from "./models/crypto-invoice"
+import { CryptoMoneyOutAudit } from "./models/crypto-money-out-audit"
+import { CryptoPolicyChange } from "./models/crypto-policy-change"
 import { CryptoRateCache } from "./models/crypto-rate-cache"
 import { CryptoRefundClaim } from "./models/crypto-refund-claim"
 import { CryptoSetting } from "./models/crypto-setting"
@@ -32,13 +35,22 @@ export interface RaiseCryptoAttentionInput {
 
 export type CryptoWithdrawalRecord = InferTypeOf<typeof CryptoWithdrawal>
 export type CryptoInvoiceRecord = InferTypeOf<typeof CryptoInvoice>
+export type CryptoAddressRecord = InferTypeOf<typeof CryptoAddress>
+export type CryptoPolicyChangeRecord = InferTypeOf<typeof CryptoPolicyChange>
+export type CryptoMoneyOutAuditRecord = InferTypeOf<typeof CryptoMoneyOutAudit>
 type Filters<Row> = { [Field in keyof Row]?: Row[Field] | Row[Field][] | null }
 type ListConfig = { take?: number; order?: Record<string, "ASC" | "DESC"> }
+
+/** The columns a status move of a withdrawal sets (`moveCryptoWithdrawal`): the status and its decision's. */
+const WITHDRAWAL_MOVE_COLUMNS = ["status", "approved_by", "approved_at", "resolution", "resolved_by", "resolved_at", "resolution_note", "active_fingerprint", "error_message"] as const
+export type CryptoWithdrawalMove = { status: CryptoWithdrawalRecord["status"] } & Partial<Pick<CryptoWithdrawalRecord, (typeof WITHDRAWAL_MOVE_COLUMNS)[number]>>
 
 /** The module's rows inside one transaction (`inCryptoTransaction`): reads and writes see each other, and commit together. */
 export interface CryptoTransaction {
   /** Holds the lock on a cart's (or payment collection's) order numbers, top-ups and send-backs until the transaction ends (a PostgreSQL advisory lock). */
   lockReservations(base: string): Promise<void>
+  /** Holds the lock on a coin's withdrawals of a provider entry (its daily limit) until the transaction ends (a PostgreSQL advisory lock). */
+  lockMoneyOut(providerId: string, psysCid: string): Promise<void>
   invoices: {
     list(filters: Filters<CryptoInvoiceRecord>, config?: ListConfig): Promise<CryptoInvoiceRecord[]>
     retrieve(id: string): Promise<CryptoInvoiceRecord>
@@ -49,6 +61,8 @@ export interface CryptoTransaction {
   attentions: { list(filters: Filters<CryptoAttentionRecord>, config?: ListConfig): Promise<CryptoAttentionRecord[]> }
   withdrawals: {
     list(filters: Filters<CryptoWithdrawalRecord>, config?: ListConfig): Promise<CryptoWithdrawalRecord[]>
+    /** Those matching `filters` asked at or after `since` (`requested_at`). */
+    listRequestedSince(filters: Filters<CryptoWithdrawalRecord>, since: Date): Promise<CryptoWithdrawalRecord[]>
     create(data: Partial<CryptoWithdrawalRecord>): Promise<CryptoWithdrawalRecord>
   }
 }
@@ -57,17 +71,20 @@ export interface CryptoTransaction {
  * Our own data: verified callback deliveries, the invoice mirror (one row per invoice we create,
  * with its order number and last known state), the currency/rate cache, the merchant's admin
  * settings per provider, withdrawals (cash_out / mass_cash_out, refunds included) with their
- * duplicate guard, exchanges, the "Needs attention" queue, and the cursors of the reconciliation's
- * reads of gateway lists. Data only: what the rows mean is src/core's business (e.g. the effective
+ * duplicate guard, exchanges, the "Needs attention" queue, the cursors of the reconciliation's
+ * reads of gateway lists, and the money-out policy's data (address book, saved policy changes, audit). Data only: what the rows mean is src/core's business (e.g. the effective
  * options, src/core/config/settings.ts; an order number's reservation,
  * src/core/payment/invoice-reservation.ts), which this module never imports.
  */
 class CryptoModuleService extends MedusaService({
+  CryptoAddress,
   CryptoAttention,
   CryptoBalanceSnapshot,
   CryptoCallback,
   CryptoExchange,
   CryptoInvoice,
+  CryptoMoneyOutAudit,
+  CryptoPolicyChange,
   CryptoRateCache,
   CryptoRefundClaim,
   CryptoSetting,
@@ -121,6 +138,10 @@ class CryptoModuleService extends MedusaService({
         const manager = context.transactionManager as SqlEntityManager
         await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`crypto:order-number:${base}`])
       },
+      lockMoneyOut: async (providerId, psysCid) => {
+        const manager = context.transactionManager as SqlEntityManager
+        await manager.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`crypto:money-out:${providerId}:${psysCid}`])
+      },
       invoices: {
         list: (filters, config) => this.listCryptoInvoices(filters, config, context),
         retrieve: (id) => this.retrieveCryptoInvoice(id, {}, context),
@@ -131,6 +152,7 @@ class CryptoModuleService extends MedusaService({
       attentions: { list: (filters, config) => this.listCryptoAttentions(filters, config, context) },
       withdrawals: {
         list: (filters, config) => this.listCryptoWithdrawals(filters, config, context),
+        listRequestedSince: (filters, since) => this.listCryptoWithdrawals({ ...filters, requested_at: { $gte: since } }, {}, context),
         create: (data) => this.createCryptoWithdrawals(data, context),
       },
     })
@@ -151,6 +173,22 @@ class CryptoModuleService extends MedusaService({
     )
     const id = rows[0]?.id
     return typeof id === "string" ? id : null
+  }
+
+  /**
+   * Moves a withdrawal out of status `from` with `to` (its new status and the columns that go with
+   * it), in one atomic update: true when this call moved it, false when it was no longer in `from`
+   * (another request or instance moved it first). So of two approvals at once, one sends.
+   */
+  @InjectManager()
+  async moveCryptoWithdrawal(id: string, from: CryptoWithdrawalRecord["status"], to: CryptoWithdrawalMove, @MedusaContext() sharedContext: Context = {}): Promise<boolean> {
+    const manager = sharedContext.manager as SqlEntityManager
+    const columns = WITHDRAWAL_MOVE_COLUMNS.filter((column) => to[column] !== undefined)
+    const rows: Array<Record<string, unknown>> = await manager.execute(
+      `update "crypto_withdrawal" set ${columns.map((column) => `"${column}" = ?`).join(", ")}, "updated_at" = now() where "id" = ? and "status" = ? and "deleted_at" is null returning "id"`,
+      [...columns.map((column) => to[column] ?? null), id, from]
+    )
+    return rows.length === 1
   }
 
   /**

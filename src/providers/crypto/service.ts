@@ -32,7 +32,7 @@ import { optionWarnings, parseCryptoOptions, type CryptoProviderOptions, type Re
 import { gatewayClientOf, CRYPTO_PROVIDER_IDENTIFIER, invoiceLinks } from "../../core/config/provider-entry"
 import { readEffectiveOptionsCached } from "../../core/config/settings"
 import { recordCreatedInvoice, releaseCryptoInvoiceReservation, reserveCryptoInvoice } from "../../core/payment/invoice-reservation"
-import type { GatewayReading } from "../../core/payment/invoice-chain"
+import { medusaSessionStatusOf, type GatewayReading } from "../../core/payment/invoice-chain"
 import { gatewaySourceAmount, readSessionInvoice, sessionDataOf, sessionText as text, withReading, type SessionData } from "../../core/payment/session"
 import { applicationDeps, sessionOfCart, type ProviderDepsFactory, type ProviderGateway } from "./deps"
 import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "../../core/money-out/refund-authorization"
@@ -264,7 +264,7 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
   /** The session's status and data from where its invoice stands; `error` for a session with no invoice. */
   private async sessionStatus(data: SessionData | undefined, action: string, source: "stored" | "gateway"): Promise<AuthorizePaymentOutput & GetPaymentStatusOutput> {
     const decision = await this.assess(data, action, source)
-    return decision === undefined ? { status: "error", data } : { status: decision.session_status, data: withReading(data, decision) }
+    return decision === undefined ? { status: "error", data } : { status: medusaSessionStatusOf(decision), data: withReading(data, decision) }
   }
 
   /** Where the session's invoice stands (`readSessionInvoice`), under the options in effect for its provider entry. */

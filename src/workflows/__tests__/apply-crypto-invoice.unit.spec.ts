@@ -69,6 +69,7 @@ function world(invoiceOverrides: Row = {}) {
 const assessment = (sessionStatus: CryptoSessionStatus | null, gatewayStatus: string | null, extra: Partial<CryptoInvoiceAssessment> = {}): CryptoInvoiceAssessment => ({
   invoice_id: "cinv_1",
   kind: null,
+  capture_received: null,
   session_status: sessionStatus,
   gateway_status: gatewayStatus,
   active_txn_id: gatewayStatus === null ? null : "INV-1",

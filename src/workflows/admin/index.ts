@@ -18,3 +18,8 @@ export type { ResolveCryptoExchangeInput } from "./steps/resolve-crypto-exchange
 export * from "./crypto-attention"
 export type { ResolveCryptoAttentionInput } from "./steps/resolve-crypto-attention"
 export type { CreateCryptoAttentionRefundInput } from "./steps/prepare-crypto-attention-refund"
+export * from "./money-out-policy"
+export type { SaveCryptoAddressInput, SavedCryptoAddress, RemoveCryptoAddressInput } from "./steps/save-crypto-address"
+export type { SaveCryptoMoneyOutPolicyInput, SavedCryptoMoneyOutPolicy } from "./steps/save-crypto-money-out-policy"
+export * from "./approve-crypto-withdrawal"
+export type { DecideCryptoWithdrawalInput } from "./steps/approve-crypto-withdrawal"

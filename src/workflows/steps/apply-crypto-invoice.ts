@@ -6,10 +6,11 @@ import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { sessionAmountToDecimalString } from "../../core/money"
 import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, type CryptoInvoiceSessionState } from "../../core/payment/payment-state"
-import { invoiceAttentions, protectedOrderAttention, type HandChange, type InvoiceBeforeSync } from "../../core/books/attention"
+import { invoiceAttentions, orderWaitingAttention, protectedOrderAttention, type HandChange, type InvoiceBeforeSync } from "../../core/books/attention"
 import { failureReason } from "../../core/errors"
 import { CryptoEvents, type CryptoMoneyEvent } from "../../core/events"
-import type { AssessmentFields } from "../../core/payment/invoice-chain"
+import { receivedFiatValue, waitingOutcome, type AssessmentFields } from "../../core/payment/invoice-chain"
+import type { OrderOutcome } from "../../core/config/order-rules"
 import type { AssessedCryptoInvoice, CryptoInvoiceAssessment, CryptoInvoiceState } from "./assess-crypto-invoice"
 import { DEFAULT_PAY_REST_HOURS } from "../../core/config/options"
 import { restHoldUntil } from "../../core/payment/top-up"
@@ -28,6 +29,8 @@ export interface AppliedCryptoInvoice {
    * `incomplete`: the money is there but the cart could not be completed yet (retried later);
    * `protected`: a person canceled or edited the order by hand and protect order status is on
    * (docs/books.md#protect-order-status): the order was left as it is, `protected_order` raised.
+   * An order the merchant's outcome rules keep waiting (docs/books.md#order-rules) is `applied`
+   * with `waiting` set.
    * Money nobody's order explains is raised in the attention queue (src/core/books/attention.ts).
    */
   outcome: "applied" | "ignored_backward" | "not_created" | "session_gone" | "superseded" | "incomplete" | "protected"
@@ -35,6 +38,8 @@ export interface AppliedCryptoInvoice {
   order_id: string | null
   /** For `protected`: what the person did to the order. */
   hand_change?: HandChange
+  /** The outcome whose rule keeps the order waiting for the merchant (`order_waiting` raised). */
+  waiting?: Exclude<OrderOutcome, "error">
 }
 
 /** The part of Query this step reads: payment sessions, payments, the order of a cart, an order. */
@@ -107,9 +112,12 @@ export async function handChangeOf(query: ApplyQuery, orderId: string, current: 
   return changes.some((change) => change !== undefined) ? { reason: "edited", order_status: status } : null
 }
 
-async function capturedPaymentExists(query: ApplyQuery, sessionId: string): Promise<boolean> {
-  const { data } = await query.graph({ entity: "payment", fields: ["id", "captured_at"], filters: { payment_session_id: sessionId } })
-  return data.some((payment) => payment?.captured_at !== null && payment?.captured_at !== undefined)
+/** Whether the session's payment is captured: in full (`captured_at`), or, for a capture of what arrived, by any capture. */
+async function capturedPaymentExists(query: ApplyQuery, sessionId: string, partial: boolean): Promise<boolean> {
+  const { data } = await query.graph({ entity: "payment", fields: ["id", "captured_at", "captures.id"], filters: { payment_session_id: sessionId } })
+  return data.some(
+    (payment) => (payment?.captured_at !== null && payment?.captured_at !== undefined) || (partial && Array.isArray(payment?.captures) && payment.captures.length > 0)
+  )
 }
 
 export const applyCryptoInvoiceStepId = "apply-crypto-invoice"
@@ -154,8 +162,9 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
   const seen = seenFields(assessment)
   const protectedItems =
     seen !== undefined && applied.hand_change !== undefined && applied.order_id !== null ? [protectedOrderAttention(before, seen, applied.order_id, applied.hand_change)] : []
+  const waitingItems = seen !== undefined && applied.waiting !== undefined && applied.order_id !== null ? [orderWaitingAttention(before, seen, applied.order_id, applied.waiting)] : []
   if (seen !== undefined || topUpItems.length > 0) {
-    await raiseCryptoAttentions(container, [...(seen === undefined ? [] : invoiceAttentions(before, seen, applied)), ...protectedItems, ...topUpItems])
+    await raiseCryptoAttentions(container, [...(seen === undefined ? [] : invoiceAttentions(before, seen, applied)), ...protectedItems, ...waitingItems, ...topUpItems])
   }
   // The payment is captured now (the order placed): `crypto.payment.received` (docs/events.md), once,
   // on this move under the invoice's lock; a later sync of the captured invoice emits nothing. A
@@ -183,9 +192,9 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
 
 /** The assessment of an invoice that exists at the gateway (every field set), else undefined. */
 function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefined {
-  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money, top_ups: _topUps, pay_rest_hours: _hours, protect_order_status: _protect, ...amounts } = input
+  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money, capture_received, top_ups: _topUps, pay_rest_hours: _hours, protect_order_status: _protect, order_outcomes: _outcomes, ...amounts } = input
   if (kind === null || session_status === null || gateway_status === null || active_txn_id === null) return undefined
-  return { ...amounts, kind, session_status, gateway_status, active_txn_id, siblings_with_money: siblings_with_money ?? [] }
+  return { ...amounts, kind, session_status, gateway_status, active_txn_id, capture_received: capture_received ?? false, siblings_with_money: siblings_with_money ?? [] }
 }
 
 /**
@@ -243,7 +252,7 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, invoice
 
   const { data: sessions } = await query.graph({
     entity: "payment_session",
-    fields: ["id", "raw_amount"],
+    fields: ["id", "raw_amount", "currency_code"],
     filters: { id: invoice.session_id },
   })
   const session = sessions[0]
@@ -281,14 +290,27 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, invoice
     )
     return { ...respond("protected", current, placed), hand_change: change }
   }
+  // The merchant's outcome rules (docs/books.md#order-rules): an order kept waiting for a decision.
+  const facts = { kind: input.kind, refund_due_amount: input.refund_due_amount, overpaid_amount: input.overpaid_amount, capture_received: input.capture_received === true }
+  const waiting = waitingOutcome(facts, input.order_outcomes) ?? undefined
   switch (target) {
     case "captured": {
-      const settled = (await capturedPaymentExists(query, sessionId)) && (cartId === null || orderId !== null)
+      const partial = input.capture_received === true
+      const settled = (await capturedPaymentExists(query, sessionId, partial)) && (cartId === null || orderId !== null)
       const change = settled || orderId === null || !protect ? null : await handChangeOf(query, orderId, current)
       if (orderId !== null && change !== null) return leaveAsItIs(orderId, change)
       if (!settled) {
-        // Major units of the session amount, as an exact, validated decimal string.
-        const amount = sessionAmountToDecimalString(session.raw_amount as BigNumberInput, "payment session amount")
+        // Major units of the session amount, as an exact, validated decimal string; for a capture of
+        // what arrived (underpaid `capture_received`), its share of it. The provider answers such a
+        // reading `authorized`, so Medusa captures only this amount (medusaSessionStatusOf).
+        const sessionAmount = sessionAmountToDecimalString(session.raw_amount as BigNumberInput, "payment session amount")
+        const amount = partial ? receivedFiatValue(sessionAmount, input.received_amount, input.expected_amount, String(session.currency_code)) : sessionAmount
+        if (amount === null) {
+          // Less than one minor unit of the currency: Medusa captures no 0. Recorded; nothing moves.
+          await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed })
+          logger.warn(`crypto invoice ${invoice.order_number}: what arrived (${input.received_amount ?? "nothing"}) is worth less than the currency's smallest unit; nothing captured`)
+          return respond("applied", current, orderId)
+        }
         await deps.processPayment(PaymentActions.SUCCESSFUL, sessionId, amount)
       }
       break
@@ -305,7 +327,10 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, invoice
       // Only an invoice that ends short now, or whose order already waits: never one canceled before.
       const waits = orderId !== null && (current !== "canceled" || invoice.rest_until !== null)
       restUntil = waits ? restHoldUntil(input, invoice.rest_until === null ? null : new Date(invoice.rest_until), new Date(), input.pay_rest_hours ?? DEFAULT_PAY_REST_HOURS) : null
-      if (orderId !== null && restUntil === null) {
+      if (orderId !== null && waiting !== undefined) {
+        // The merchant's rule keeps the order waiting for a decision: never canceled by a sync.
+        logger.warn(`crypto invoice ${invoice.order_number}: ended ${waiting}; order ${orderId} waits for the merchant's decision (order rules)`)
+      } else if (orderId !== null && restUntil === null) {
         // An order a person canceled already needs nothing; one edited by hand is not canceled.
         const change = protect ? await handChangeOf(query, orderId, current) : null
         if (change?.reason === "edited") return leaveAsItIs(orderId, change)
@@ -333,7 +358,8 @@ export async function applyCryptoInvoice(input: CryptoInvoiceAssessment, invoice
     return respond("incomplete", current, null)
   }
   await cryptoModule.updateCryptoInvoices({ id: invoice.id, ...observed, session_status: target, order_id: orderId, rest_until: restUntil })
-  return respond("applied", target, orderId)
+  const applied = respond("applied", target, orderId)
+  return waiting !== undefined && orderId !== null && (target === "canceled" || target === "pending_authorization") ? { ...applied, waiting } : applied
 }
 
 async function cancelOrderPlacedOnDetection(deps: ApplyDeps, orderId: string, orderNumber: string): Promise<void> {

@@ -6,6 +6,7 @@ import { toMedusaError } from "../../core/errors"
 import { toWire, type Wire } from "../../core/money"
 import { assessmentFields, assessInvoiceChain, assessUnderInvoicePolicy, storedReadingOfFields, type AssessmentFields, type OperationReader } from "../../core/payment/invoice-chain"
 import type { StatusPolicy } from "../../core/payment/payment-state"
+import type { OrderOutcomeRules } from "../../core/config/order-rules"
 import { assessInvoiceGroup, topUpCommission, type TopUpAssessment } from "../../core/payment/top-up"
 import { resolveCoinId } from "../../core/payment/currency-cache"
 import { booksUpdate, invoiceBooksOf, type InvoiceBooks } from "../../core/payment/invoice-books"
@@ -29,6 +30,8 @@ export type CryptoInvoiceAssessment = { invoice_id: string } & { [K in keyof Ass
   pay_rest_hours?: number
   /** Protect order status in force (docs/books.md#protect-order-status); absent = on. */
   protect_order_status?: boolean
+  /** The outcome rules in force (docs/books.md#order-rules); absent = today's behaviour. */
+  order_outcomes?: OrderOutcomeRules
 }
 
 type CryptoInvoiceRow = Awaited<ReturnType<CryptoModuleService["retrieveCryptoInvoice"]>>
@@ -109,6 +112,7 @@ export const assessCryptoInvoiceStep = createStep(
         overpaid_amount: null,
         underpaid_amount: null,
         refund_due_amount: null,
+        capture_received: null,
         psys_cid: null,
         currency: null,
         siblings_with_money: null,
@@ -186,6 +190,7 @@ export const assessCryptoInvoiceStep = createStep(
         ...(group.topUps.length > 0 ? { top_ups: group.topUps } : {}),
         pay_rest_hours: options.payRestHours,
         protect_order_status: options.protectOrderStatus,
+        order_outcomes: options.orderOutcomes,
       }
       return new StepResponse<AssessedCryptoInvoice>({ ...handOver, assessment, invoice: invoiceStateOf(invoice), top_up_rows: topUpRows.map(invoiceStateOf) })
     } catch (error) {

@@ -12,7 +12,7 @@ const SENT_NOTHING = new Set(["rejected", "not_sent"])
 function refundOf(claim: { id: string; params: unknown }, address: string): CreateCryptoRefundInput {
   const params = claim.params as Omit<CreateCryptoRefundInput, "address" | "idempotency_key">
   const addressKey = createHash("sha256").update(address, "utf8").digest("hex").slice(0, 16)
-  return { ...params, address, idempotency_key: `refund-claim:${claim.id}:${addressKey}`, requested_by: `refund-claim:${claim.id}` }
+  return { ...params, address, idempotency_key: `refund-claim:${claim.id}:${addressKey}`, requested_by: `refund-claim:${claim.id}`, claimed: true }
 }
 
 export const takeCryptoRefundClaimStepId = "take-crypto-refund-claim"

@@ -142,7 +142,8 @@ export async function notifyCryptoShopper(input: NotifyCryptoShopperInput, deps:
   return { kind: input.kind, outcome: await sendOnce(notifications, notification, key), idempotency_key: key }
 }
 
-async function sendOnce(notifications: ShopperNotifications, notification: CreateNotificationDTO, key: string): Promise<"sent" | "already_sent"> {
+/** Creates one notification once under its idempotency key: `already_sent` when the module holds the key (another delivery, another instance). */
+export async function sendOnce(notifications: ShopperNotifications, notification: CreateNotificationDTO, key: string): Promise<"sent" | "already_sent"> {
   try {
     const created = await notifications.createNotifications(notification)
     return created === undefined || created === null ? "already_sent" : "sent"

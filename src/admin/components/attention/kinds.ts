@@ -71,6 +71,11 @@ export const KIND_LABELS: Record<AdminCryptoAttentionKind, KindText> = {
     sentence: (item) =>
       `A payment arrived for ${orderName(item)}, which a person ${evidenceText(item, "reason") === "edited" ? "edited" : "canceled"} by hand; the order was left as it is.`,
   },
+  order_waiting: {
+    title: "Order waiting for your decision",
+    sentence: (item) =>
+      `The invoice of ${orderName(item)} ended ${evidenceText(item, "outcome")?.replace("_", " ") ?? "unresolved"}; your order rules keep the order waiting: capture, cancel or keep it in the order, then mark this resolved.`,
+  },
   withdrawal_unknown: {
     title: "Withdrawal: outcome unknown",
     sentence: () => `The gateway did not confirm a withdrawal. ${money}`,

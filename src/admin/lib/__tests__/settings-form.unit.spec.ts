@@ -7,6 +7,7 @@ const loaded: SettingsForm = {
   orderOnDetection: false,
   tolerance: "0.5",
   orderRules: [],
+  orderOutcomes: { expired_unpaid: "cancel", underpaid: "cancel", overpaid: "capture", error: "wait" },
   protectOrderStatus: true,
 }
 

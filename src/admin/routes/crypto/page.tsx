@@ -1,6 +1,7 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { CurrencyDollar } from "@medusajs/icons"
 import { Badge, Container, Heading, Tabs, Text } from "@medusajs/ui"
+import { ApprovalsTab, useApprovalCount } from "../../components/approvals-tab"
 import { AttentionTab, useAttentionCount } from "../../components/attention-tab"
 import { BalancesTab } from "../../components/balances-tab"
 import { BooksExportButton } from "../../components/books-export"
@@ -13,6 +14,7 @@ import { WithdrawTab } from "../../components/withdraw-tab"
 
 const CryptoPage = () => {
   const attention = useAttentionCount()
+  const approvals = useApprovalCount()
   return (
     <Container className="divide-y p-0">
       <div className="flex items-start justify-between gap-x-4 px-6 py-4">
@@ -30,6 +32,10 @@ const CryptoPage = () => {
           <Tabs.Trigger value="operations">Operations</Tabs.Trigger>
           <Tabs.Trigger value="deposits">Deposits</Tabs.Trigger>
           <Tabs.Trigger value="exchange">Exchange</Tabs.Trigger>
+          <Tabs.Trigger value="approvals">
+            To approve
+            {approvals ? <Badge size="2xsmall" color="orange" className="ml-2" data-testid="approval-count">{approvals}</Badge> : null}
+          </Tabs.Trigger>
           <Tabs.Trigger value="history">History</Tabs.Trigger>
           <Tabs.Trigger value="attention">
             Needs attention
@@ -37,6 +43,7 @@ const CryptoPage = () => {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="balances"><BalancesTab /></Tabs.Content>
+        <Tabs.Content value="approvals"><ApprovalsTab /></Tabs.Content>
         <Tabs.Content value="charts"><ChartsTab /></Tabs.Content>
         <Tabs.Content value="withdraw"><WithdrawTab /></Tabs.Content>
         <Tabs.Content value="operations"><OperationsTab /></Tabs.Content>

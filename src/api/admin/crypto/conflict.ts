@@ -4,7 +4,7 @@ import type { AdminCryptoConflictResponse, AdminCryptoWithdrawalCreatedResponse 
 
 /**
  * Runs a money-out workflow and answers it: 200 with the withdrawal (`replayed: true` when its key
- * was seen before), 202 while its outcome is unknown, the same refusal again for a replay of a
+ * was seen before), 202 while its outcome is unknown or it waits for another admin's approval, the same refusal again for a replay of a
  * refused key (`refusal` when the gateway gave no message). A payment already held at the gateway
  * by an earlier one that failed there answers 409 with our own message
  * (docs/money-out.md#failed-at-the-gateway): Medusa's error handler would answer a CONFLICT with a
@@ -30,5 +30,6 @@ export async function answerWithdrawalRun(
   if (replayed && withdrawal.status === "rejected") {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, withdrawal.error_message ?? refusal)
   }
-  res.status(withdrawal.status === "outcome_unknown" ? 202 : 200).json({ withdrawal, replayed })
+  // 202: not done yet, its outcome unknown or waiting for another admin's approval (docs/money-out.md#money-out-policy).
+  res.status(withdrawal.status === "outcome_unknown" || withdrawal.status === "awaiting_approval" ? 202 : 200).json({ withdrawal, replayed })
 }

@@ -24,6 +24,7 @@ import {
 } from "./validators"
 import { adminCryptoChartMiddlewares } from "./charts/middlewares"
 import { adminCryptoExportMiddlewares } from "./exports/middlewares"
+import { adminCryptoMoneyOutMiddlewares } from "./money-out/middlewares"
 import { AdminCryptoAttentionQuery, AdminRefundCryptoAttention, AdminResolveCryptoAttention } from "./attention/validators"
 
 const query = (schema: Parameters<typeof validateAndTransformQuery>[0]) => validateAndTransformQuery(schema, {})
@@ -36,6 +37,7 @@ const AdminCryptoTestConnection = z.object({ provider_id: z.string().optional() 
 export const adminCryptoMiddlewares: MiddlewareRoute[] = [
   ...adminCryptoExportMiddlewares,
   ...adminCryptoChartMiddlewares,
+  ...adminCryptoMoneyOutMiddlewares,
   { matcher: "/admin/crypto/balances", methods: ["GET"], middlewares: [query(AdminCryptoBalancesQuery)] },
   { matcher: "/admin/crypto/currencies", methods: ["GET"], middlewares: [query(AdminCryptoCurrenciesQuery)] },
   { matcher: "/admin/crypto/fee-plans/:psys_cid", methods: ["GET"], middlewares: [query(AdminCryptoProviderQuery)] },

@@ -22,12 +22,13 @@ import type { CommissionEstimate, Currency, Deposit, Exchange, ExchangeCurrencie
 import type { CryptoCallback } from "../../../modules/crypto/models/crypto-callback"
 import type { CryptoInvoice } from "../../../modules/crypto/models/crypto-invoice"
 import type { CryptoRefundClaim } from "../../../modules/crypto/models/crypto-refund-claim"
-import type { CryptoAttentionRecord, CryptoWithdrawalRecord } from "../../../modules/crypto/service"
+import type { CryptoAddressRecord, CryptoAttentionRecord, CryptoMoneyOutAuditRecord, CryptoPolicyChangeRecord, CryptoWithdrawalRecord } from "../../../modules/crypto/service"
 import type { snapshotCryptoBalancesWorkflow } from "../../../workflows/snapshot-crypto-balances"
 import type { createCryptoExchangeWorkflow, CryptoExchangeRecord, reconcileCryptoWithdrawalWorkflow, refundCryptoAttentionWorkflow, resolveCryptoAttentionWorkflow, resolveCryptoExchangeWorkflow, resolveCryptoWithdrawalWorkflow, SentCryptoWithdrawal } from "../../../workflows/admin"
 import type { createCryptoRefundClaimWorkflow, revokeCryptoRefundClaimWorkflow } from "../../../workflows/admin/create-crypto-refund-claim"
 import type { CRYPTO_SETTINGS_FIELDS } from "../../../workflows/admin/steps/upsert-crypto-settings"
 import type { CryptoSettingsView } from "./settings/route"
+import type { moneyOutPolicyOf } from "./money-out/policy/route"
 
 /** What a workflow answers: its `run(…).result`. */
 type ResultOf<W> = W extends ReturnWorkflow<infer _Input, infer Result, infer _Hooks> ? Result : never
@@ -183,5 +184,22 @@ export type AdminCryptoRefundClaimsResponse = { claims: AdminCryptoRefundClaim[]
 export type AdminCryptoRefundClaimCreated = { claim: ResultOf<typeof createCryptoRefundClaimWorkflow>; link: string }
 /** POST /admin/crypto/refund-claims/:id/revoke */
 export type AdminCryptoRefundClaimRevokeResponse = { claim: Pick<ResultOf<typeof revokeCryptoRefundClaimWorkflow>, "id" | "status" | "revoked_at" | "revoked_by"> }
+
+/** The money-out policy as the Money out section shows it (docs/money-out.md#money-out-policy). */
+export type AdminCryptoMoneyOutPolicy = Awaited<ReturnType<typeof moneyOutPolicyOf>>
+/** GET /admin/crypto/money-out/policy */
+export type AdminCryptoMoneyOutPolicyResponse = { policy: AdminCryptoMoneyOutPolicy }
+/** POST /admin/crypto/money-out/policy: the changes recorded (each with when it takes effect) and the policy after them. */
+export type AdminCryptoMoneyOutPolicySavedResponse = { changes: CryptoPolicyChangeRecord[]; policy: AdminCryptoMoneyOutPolicy }
+/** GET /admin/crypto/money-out/addresses */
+export type AdminCryptoAddressesResponse = { addresses: CryptoAddressRecord[] }
+/** POST /admin/crypto/money-out/addresses: 201 when saved now, 200 when the address was in the book already. */
+export type AdminCryptoAddressCreatedResponse = { address: CryptoAddressRecord; created: boolean }
+/** DELETE /admin/crypto/money-out/addresses/:id */
+export type AdminCryptoAddressRemovedResponse = { address: CryptoAddressRecord }
+/** GET /admin/crypto/money-out/audit: the policy's decisions, newest first (History). */
+export type AdminCryptoMoneyOutAuditResponse = { entries: CryptoMoneyOutAuditRecord[] } & Page
+/** POST /admin/crypto/withdrawals/:id/reject */
+export type AdminCryptoWithdrawalRejectResponse = { withdrawal: CryptoWithdrawalRecord }
 /** POST /admin/crypto/reconcile (202): the reconciliation was asked for; a worker runs it. */
 export type AdminCryptoReconcileResponse = { requested_at: string }

@@ -3,7 +3,7 @@ import { Decimal } from "decimal.js"
 import { GatewayStatus, INVOICE_STATUSES, isDecimalString } from "../../../gateway"
 import { amountProblem } from "../../../core/money"
 import { MAX_RECIPIENTS } from "../../../core/money-out/withdrawal"
-import { orderRulesProblems, orderRulesSchema, type OrderRule } from "../../../core/config/order-rules"
+import { orderOutcomesSchema, orderRulesProblems, orderRulesSchema, type OrderOutcomeRules, type OrderRule } from "../../../core/config/order-rules"
 
 /**
  * A positive decimal string: money never travels as a JSON number (it would be a float). Its form
@@ -18,13 +18,13 @@ const positiveDecimal = (field: string) =>
       const problem = amountProblem(value, Number.POSITIVE_INFINITY, "")
       if (problem !== null) ctx.addIssue({ code: "custom", message: `${field} ${problem}` })
     })
-const coin = (field: string) =>
+export const coin = (field: string) =>
   z
     .string({ error: `${field} must be a coin ID (psys_cid) such as "BTC"` })
     .trim()
     .regex(/^[A-Za-z0-9_.-]{1,32}$/, `${field} must be a coin ID (psys_cid) such as "BTC" or "USDT_TRX"`)
 /** Addresses travel comma-joined (spec §4.2), so a comma or a space can never be part of one. */
-const address = (field: string) =>
+export const address = (field: string) =>
   z
     .string({ error: `${field} must be an address string` })
     .trim()
@@ -42,8 +42,8 @@ const fiat = z
   .trim()
   .regex(/^[A-Za-z]{3}$/, "fiat must be a 3-letter currency code such as USD")
   .transform((value) => value.toUpperCase())
-const pageNumber = (field: string, max: number) => z.coerce.number({ error: `${field} must be a whole number` }).int(`${field} must be a whole number`).min(1, `${field} must be at least 1`).max(max, `${field} must be at most ${max}`)
-const offset = z.coerce.number({ error: "offset must be a whole number" }).int("offset must be a whole number").min(0, "offset must be 0 or more")
+export const pageNumber = (field: string, max: number) => z.coerce.number({ error: `${field} must be a whole number` }).int(`${field} must be a whole number`).min(1, `${field} must be at least 1`).max(max, `${field} must be at most ${max}`)
+export const offset = z.coerce.number({ error: "offset must be a whole number" }).int("offset must be a whole number").min(0, "offset must be 0 or more")
 
 export const recipientsSchema = z
   .array(z.object({ address: address("recipients.address"), amount: positiveDecimal("recipients.amount") }).strict(), {
@@ -82,7 +82,7 @@ export const AdminCreateCryptoWithdrawal = z
   .strict()
 export type AdminCreateCryptoWithdrawalType = z.infer<typeof AdminCreateCryptoWithdrawal>
 
-export const WITHDRAWAL_STATUSES = ["requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found", "not_sent"] as const
+export const WITHDRAWAL_STATUSES = ["awaiting_approval", "requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found", "not_sent"] as const
 
 export const AdminCryptoWithdrawalsQuery = z.object({
   status: z.enum(WITHDRAWAL_STATUSES, { error: `status must be one of ${WITHDRAWAL_STATUSES.join(", ")}` }).optional(),
@@ -285,6 +285,15 @@ export const AdminUpdateCryptoSettings = z
       const parsed = orderRulesSchema.safeParse(value)
       if (parsed.success) return parsed.data
       for (const problem of orderRulesProblems(parsed.error)) ctx.addIssue({ code: "custom", message: problem })
+      return z.NEVER
+    }),
+    // What each invoice outcome does to its order (src/core/config/order-rules.ts), e.g.
+    // `order_outcomes.underpaid must be one of "cancel", "wait", "capture_received"`.
+    order_outcomes: z.unknown().transform((value, ctx): OrderOutcomeRules | null | undefined => {
+      if (value === undefined || value === null) return value
+      const parsed = orderOutcomesSchema.safeParse(value)
+      if (parsed.success) return parsed.data
+      for (const problem of orderRulesProblems(parsed.error, "order_outcomes")) ctx.addIssue({ code: "custom", message: problem })
       return z.NEVER
     }),
     protect_order_status: z.boolean({ error: "protect_order_status must be true or false" }).nullable().optional(),

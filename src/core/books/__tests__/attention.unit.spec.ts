@@ -21,6 +21,7 @@ const seen = (overrides: Partial<AssessmentFields>): AssessmentFields => ({
   overpaid_amount: null,
   underpaid_amount: null,
   refund_due_amount: null,
+  capture_received: false,
   psys_cid: "LTC",
   currency: "LTC",
   siblings_with_money: [],

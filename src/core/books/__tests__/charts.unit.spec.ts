@@ -168,7 +168,7 @@ describe("volumeChart", () => {
 })
 
 describe("readVolumeChart", () => {
-  it("reads captured invoices of the period in bounded pages until a short page", async () => {
+  it("reads the invoices that received coins in the period in bounded pages until a short page", async () => {
     const rows = Array.from({ length: VOLUME_PAGE_SIZE + 3 }, (_, i) => ({ ...invoice({ received_amount: "0.00001" }), id: `cinv_${i}` }))
     const calls: Array<{ filters: Record<string, unknown>; config: { skip?: number; take?: number } }> = []
     const service = {
@@ -176,13 +176,14 @@ describe("readVolumeChart", () => {
         calls.push({ filters, config })
         return rows.slice(config.skip ?? 0, (config.skip ?? 0) + (config.take ?? rows.length))
       },
-    } as unknown as VolumeInvoiceReader // A fake of the one list method the reader calls.
+      listCryptoCallbacks: async () => [],
+    } as unknown as VolumeInvoiceReader // A fake of the two list methods the reader calls.
     const chart = await readVolumeChart(service, { interval: "week", period: { from: utc("2026-11-09T00:00:00Z"), to: utc("2026-11-16T00:00:00Z") }, fiat_currency: "EUR" })
     expect(calls.map((call) => [call.config.skip, call.config.take])).toEqual([
       [0, VOLUME_PAGE_SIZE],
       [VOLUME_PAGE_SIZE, VOLUME_PAGE_SIZE],
     ])
-    expect(calls[0].filters).toMatchObject({ session_status: "captured" })
+    expect(calls[0].filters).toMatchObject({ received_amount: { $ne: null } })
     expect(chart.series[0].points).toEqual([{ bucket: "2026-11-09", received: "0.00503", fiat_value: "352.10", invoices: 503, unvalued: 0 }])
   })
 })

@@ -63,14 +63,18 @@ const withdrawal = (over: Partial<BooksWithdrawal> = {}): BooksWithdrawal => ({
   invoice_id: null,
   source_currency: "EUR",
   source_rate: "60000",
+  value_amount: null,
+  value_currency: null,
   sent_at: at,
   ...over,
   created_at: at,
 })
 
+const EUR = { fiat: "EUR" }
+
 describe("the accounting export's rows", () => {
   it("a payment row carries the amount, the fiat value at the gateway's rate, fees, net and transactions", () => {
-    const [row] = invoiceRows(invoice(), new Map([["order_1", "42"]]))
+    const [row] = invoiceRows(invoice(), { fiat: "EUR", displayIds: new Map([["order_1", "42"]]) })
     expect(row).toMatchObject({
       kind: "payment",
       direction: "in",
@@ -82,7 +86,7 @@ describe("the accounting export's rows", () => {
       fiat_currency: "EUR",
       fiat_value: "100.00",
       rate: "66666.67",
-      rate_source: "gateway",
+      rate_source: "invoice",
       commission: "0.00001",
       network_fee: "0.000002",
       net: "0.001488",
@@ -96,38 +100,32 @@ describe("the accounting export's rows", () => {
 
   it("without the gateway's rate the rate is source_amount / expected_amount, said to be derived", () => {
     expect(invoiceRate(invoice({ source_rate: null, source_amount: "100", expected_amount: "0.003" }))).toEqual({ times: "100", per: "0.003", source: "derived" })
-    const [row] = invoiceRows(invoice({ source_rate: null, source_amount: "100", expected_amount: "0.003", received_amount: "0.003" }))
+    const [row] = invoiceRows(invoice({ source_rate: null, source_amount: "100", expected_amount: "0.003", received_amount: "0.003" }), EUR)
     expect(row).toMatchObject({ rate_source: "derived", rate: "33333.33333333", fiat_value: "100.00" })
   })
 
   it("fiat values round half-up to the currency's minor units, exactly", () => {
-    const [half] = invoiceRows(invoice({ source_rate: "1", received_amount: "0.125", source_currency: "usd" }))
+    const [half] = invoiceRows(invoice({ source_rate: "1", received_amount: "0.125", source_currency: "usd" }), { fiat: "USD" })
     expect(half.fiat_value).toBe("0.13")
-    const [yen] = invoiceRows(invoice({ source_rate: "1000", received_amount: "1.2345", source_currency: "jpy" }))
+    const [yen] = invoiceRows(invoice({ source_rate: "1000", received_amount: "1.2345", source_currency: "jpy" }), { fiat: "JPY" })
     expect(yen.fiat_value).toBe("1235")
   })
 
   it("net is blank when neither the commission nor the network fee is known", () => {
-    const [row] = invoiceRows(invoice({ commission: null, network_fee: null }))
+    const [row] = invoiceRows(invoice({ commission: null, network_fee: null }), EUR)
     expect(row.net).toBeNull()
   })
 
   it("an invoice that received nothing has no row", () => {
-    expect(invoiceRows(invoice({ received_amount: "0" }))).toEqual([])
-    expect(invoiceRows(invoice({ received_amount: null }))).toEqual([])
+    expect(invoiceRows(invoice({ received_amount: "0" }), EUR)).toEqual([])
+    expect(invoiceRows(invoice({ received_amount: null }), EUR)).toEqual([])
   })
 
-  it("an overpaid invoice adds an overpayment memo row in the coin, an accepted shortfall an underpayment row", () => {
-    const rows = invoiceRows(invoice({ received_amount: "0.002", overpaid_amount: "0.0005" }))
-    expect(rows.map((row) => [row.kind, row.direction, row.amount])).toEqual([
-      ["payment", "in", "0.002"],
-      ["overpayment", "memo", "0.0005"],
-    ])
-    const short = invoiceRows(invoice({ received_amount: "0.00149", underpaid_amount: "0.00001" }))
-    expect(short[1]).toMatchObject({ kind: "underpayment", amount: "0.00001", purpose: "within_tolerance" })
+  it("a payment is one row; what is still open of it is a memo row of its attention item", () => {
+    expect(invoiceRows(invoice({ received_amount: "0.002", overpaid_amount: "0.0005" }), EUR).map((row) => [row.kind, row.direction, row.amount])).toEqual([["payment", "in", "0.002"]])
   })
 
-  it("attention items give late payments and underpayments beyond the tolerance; others are already rows", () => {
+  it("memo rows come from open attention items only: late payments, overpayments, shortfalls within and beyond the tolerance", () => {
     const item = (over: Partial<BooksAttention>): BooksAttention => ({
       id: "catt_1",
       kind: "late_payment",
@@ -137,20 +135,27 @@ describe("the accounting export's rows", () => {
       currency: "LTC",
       amount: "1.5",
       evidence: {},
+      status: "open",
       created_at: at,
       ...over,
     })
-    expect(attentionRows(item({}))[0]).toMatchObject({ kind: "late_payment", direction: "memo", psys_cid: "LTC", amount: "1.5" })
-    expect(attentionRows(item({ kind: "underpaid", evidence: { within_tolerance: false } }))[0]).toMatchObject({ kind: "underpayment", purpose: "beyond_tolerance" })
-    expect(attentionRows(item({ kind: "underpaid", evidence: { within_tolerance: true } }))).toEqual([])
-    expect(attentionRows(item({ kind: "overpaid" }))).toEqual([])
+    expect(attentionRows(item({}), EUR)[0]).toMatchObject({ kind: "late_payment", direction: "memo", psys_cid: "LTC", amount: "1.5", fiat_currency: "EUR" })
+    expect(attentionRows(item({ kind: "underpaid", evidence: { within_tolerance: false } }), EUR)[0]).toMatchObject({ kind: "underpayment", purpose: "beyond_tolerance" })
+    expect(attentionRows(item({ kind: "underpaid", evidence: { within_tolerance: true } }), EUR)[0]).toMatchObject({ kind: "underpayment", purpose: "within_tolerance" })
+    expect(attentionRows(item({ kind: "overpaid" }), EUR)[0]).toMatchObject({ kind: "overpayment", direction: "memo" })
+    expect(attentionRows(item({ kind: "invoice_error" }), EUR)).toEqual([])
+  })
+
+  it("a resolved item (the rest paid, sent back, kept) has no memo row", () => {
+    const resolved: BooksAttention = { id: "catt_2", kind: "underpaid", subject_id: "cinv_1", order_id: null, psys_cid: "ETH", currency: "ETH", amount: "0.1", evidence: { within_tolerance: false }, status: "resolved", created_at: at }
+    expect(attentionRows(resolved, EUR)).toEqual([])
   })
 
   it("a refund is one row valued at its own rate; a send-back is its own kind", () => {
-    expect(withdrawalRows(withdrawal())).toEqual([
+    expect(withdrawalRows(withdrawal(), EUR)).toEqual([
       expect.objectContaining({ kind: "refund", direction: "out", amount: "0.0005", network_fee: "0.00001", fiat_value: "30.00", address: "bc1-shopper", tx: "https://explorer/tx/1" }),
     ])
-    expect(withdrawalRows(withdrawal({ purpose: "overpayment", source_rate: null }))[0]).toMatchObject({ kind: "send_back", purpose: "overpayment", fiat_value: null })
+    expect(withdrawalRows(withdrawal({ purpose: "overpayment", source_rate: null }), EUR)[0]).toMatchObject({ kind: "send_back", purpose: "overpayment", fiat_value: null })
   })
 
   it("a mass payout is one row per recipient line, the fee on the first", () => {
@@ -165,7 +170,8 @@ describe("the accounting export's rows", () => {
         total_amount: "3.5",
         fee: "0.1",
         source_rate: null,
-      })
+      }),
+      EUR
     )
     expect(rows.map((row) => [row.kind, row.address, row.amount, row.network_fee])).toEqual([
       ["mass_payout", "a1", "1", "0.1"],
@@ -174,20 +180,30 @@ describe("the accounting export's rows", () => {
   })
 
   it("money out that has not completed is listed but not counted", () => {
-    expect(withdrawalRows(withdrawal({ status: "outcome_unknown" }))[0].counted).toBe("no")
+    expect(withdrawalRows(withdrawal({ status: "outcome_unknown" }), EUR)[0].counted).toBe("no")
   })
 
-  it("an exchange shows both sides; a pay_in is a deposit", () => {
-    expect(
-      exchangeRows({ id: "cexc_1", from_currency: "BTC", to_currency: "USDT_TRX", from_amount: "0.01", to_amount: "650.5", status: "completed", exchange_id: "EX-1", sent_at: at, created_at: at })[0]
-    ).toMatchObject({ kind: "exchange", psys_cid: "BTC", amount: "0.01", to_psys_cid: "USDT_TRX", to_amount: "650.5", counted: "yes" })
-    expect(
-      payInRows({ id: "ccb_1", created_at: at, delivery_count: 1, status: "completed", txn_id: "PI-1", fields: { psys_cid: "ETH", currency: "ETH", amount: "0.2", wallet_hash: "0xabc", tx_urls: ["u"] } })[0]
-    ).toMatchObject({ kind: "deposit", direction: "in", psys_cid: "ETH", amount: "0.2", address: "0xabc", reference: "PI-1", counted: "yes" })
+  it("a pay_in is a deposit valued at its callback's rate when the callback is in the store currency", () => {
+    const fields = { psys_cid: "ETH", currency: "ETH", amount: "0.2", wallet_hash: "0xabc", tx_urls: ["u"], source_currency: "USD", source_rate: "3000.5" }
+    const callback = { id: "ccb_1", created_at: at, delivery_count: 1, status: "completed", txn_id: "PI-1", fields }
+    expect(payInRows(callback, { fiat: "USD" })[0]).toMatchObject({
+      kind: "deposit",
+      direction: "in",
+      psys_cid: "ETH",
+      amount: "0.2",
+      address: "0xabc",
+      reference: "PI-1",
+      counted: "yes",
+      fiat_currency: "USD",
+      fiat_value: "600.10",
+      rate: "3000.5",
+      rate_source: "callback",
+    })
+    // A rate in another fiat is not converted: the row is listed in the store currency without a value.
+    expect(payInRows(callback, EUR)[0]).toMatchObject({ fiat_currency: "EUR", fiat_value: null, rate_source: null })
   })
-
   it("every row has every column, and the kinds are the declared vocabulary", () => {
-    const rows = [...invoiceRows(invoice({ overpaid_amount: "0.1" })), ...withdrawalRows(withdrawal())]
+    const rows = [...invoiceRows(invoice({ overpaid_amount: "0.1" }), EUR), ...withdrawalRows(withdrawal(), EUR)]
     for (const row of rows) {
       expect(Object.keys(row).sort()).toEqual([...BOOKS_COLUMNS].sort())
       expect(BOOKS_ROW_KINDS).toContain(row.kind)
@@ -199,9 +215,9 @@ describe("the export's totals", () => {
   it("sum counted rows per kind, coin and fiat, exactly", () => {
     const totals = new BooksTotals()
     for (const row of [
-      ...invoiceRows(invoice({ received_amount: "0.1", source_rate: "3" })),
-      ...invoiceRows(invoice({ received_amount: "0.2", source_rate: "3" })),
-      ...withdrawalRows(withdrawal({ status: "error" })),
+      ...invoiceRows(invoice({ received_amount: "0.1", source_rate: "3" }), EUR),
+      ...invoiceRows(invoice({ received_amount: "0.2", source_rate: "3" }), EUR),
+      ...withdrawalRows(withdrawal({ status: "error" }), EUR),
     ]) {
       totals.add(row)
     }
@@ -246,7 +262,7 @@ describe("streaming the export", () => {
     const sql = fakeSql({ crypto_invoice: invoices })
     const lookups: string[][] = []
     const rows = []
-    for await (const row of booksRows(sql, period, { pageSize: 10, displayIds: async (ids) => (lookups.push(ids), new Map(ids.map((id) => [id, id.replace("order_", "#")]))) })) {
+    for await (const row of booksRows(sql, period, { fiat: "EUR", pageSize: 10, displayIds: async (ids) => (lookups.push(ids), new Map(ids.map((id) => [id, id.replace("order_", "#")]))) })) {
       rows.push(row)
     }
     expect(rows.map((row) => row.order_display_id)).toEqual(invoices.map((_, i) => `#${i}`))
@@ -262,8 +278,9 @@ describe("streaming the export", () => {
         return { rows: [] }
       },
     }
-    for await (const row of booksRows(sql, { ...period, provider_id: "pp_crypto_other" })) expect(row).toBeUndefined()
-    expect(seen.map((call) => /from (\w+) t/.exec(call.sql)?.[1])).toEqual(["crypto_invoice", "crypto_attention", "crypto_withdrawal", "crypto_exchange", "crypto_callback"])
+    for await (const row of booksRows(sql, { ...period, provider_id: "pp_crypto_other" }, EUR)) expect(row).toBeUndefined()
+    // The exchanges are read twice: the sales whose average cost is needed, then the rows.
+    expect(seen.map((call) => /from (\w+) t/.exec(call.sql)?.[1])).toEqual(["crypto_invoice", "crypto_attention", "crypto_withdrawal", "crypto_exchange", "crypto_exchange", "crypto_callback"])
     for (const call of seen) {
       expect(call.sql).toContain("t.created_at >= ? and t.created_at < ?")
       expect(call.sql).toContain("t.provider_id = ?")
@@ -274,7 +291,7 @@ describe("streaming the export", () => {
 
   it("CSV: a header, the rows, then totals as closing rows", async () => {
     const sink = new Sink()
-    await writeBooksCsv(fakeSql({ crypto_invoice: invoices, crypto_withdrawal: [withdrawal()] }), period, sink, { pageSize: 7 })
+    await writeBooksCsv(fakeSql({ crypto_invoice: invoices, crypto_withdrawal: [withdrawal()] }), period, sink, { fiat: "EUR", pageSize: 7 })
     const records = parse(sink.chunks.join(""), { columns: true }) as Array<Record<string, string>>
     expect(records).toHaveLength(25 + 1 + 2)
     expect(records.at(-2)).toMatchObject({ kind: "total:payment", psys_cid: "BTC", counted: "25", amount: "0.25" })
@@ -283,7 +300,7 @@ describe("streaming the export", () => {
 
   it("JSON: one document with the period, the rows and the totals", async () => {
     const sink = new Sink()
-    await writeBooksJson(fakeSql({ crypto_invoice: invoices.slice(0, 3) }), period, sink)
+    await writeBooksJson(fakeSql({ crypto_invoice: invoices.slice(0, 3) }), period, sink, EUR)
     const doc = JSON.parse(sink.chunks.join("")) as { from: string; to: string; rows: unknown[]; totals: Array<Record<string, unknown>> }
     expect(doc.from).toBe("2026-11-01T00:00:00.000Z")
     expect(doc.rows).toHaveLength(3)
@@ -299,7 +316,7 @@ describe("streaming the export", () => {
       },
     })
     slow.on("drain", () => (drains += 1))
-    await writeBooksJson(fakeSql({ crypto_invoice: invoices }), period, slow)
+    await writeBooksJson(fakeSql({ crypto_invoice: invoices }), period, slow, EUR)
     expect(drains).toBeGreaterThan(10)
   })
 })

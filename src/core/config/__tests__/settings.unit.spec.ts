@@ -1,3 +1,4 @@
+import { DEFAULT_ORDER_OUTCOMES } from "../order-rules"
 import { Decimal } from "decimal.js"
 import {
   invalidateCryptoSettings,
@@ -16,6 +17,7 @@ const defaults = {
   expireMinutes: 60,
   orderOnDetection: true,
   orderRules: [],
+  orderOutcomes: DEFAULT_ORDER_OUTCOMES,
   protectOrderStatus: true,
   underpaidTolerancePercent: new Decimal(0),
   apiKey: "secret",

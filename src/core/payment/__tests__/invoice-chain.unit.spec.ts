@@ -52,6 +52,7 @@ describe("the gateway reading kept on the invoice row", () => {
       overpaid_amount: null,
       underpaid_amount: null,
       refund_due_amount: null,
+      capture_received: false,
       psys_cid: null,
       currency: null,
     })

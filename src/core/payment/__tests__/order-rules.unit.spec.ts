@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js"
 import type { Operation } from "../../../gateway"
 import { assessUnderInvoicePolicy, placementOf, statusPolicy, type OperationReader, type PlacementFacts } from "../invoice-chain"
-import { orderRulesProblems, orderRulesSchema, readOrderRules, type OrderRule } from "../../config/order-rules"
+import { DEFAULT_ORDER_OUTCOMES, orderRulesProblems, orderRulesSchema, readOrderRules, type OrderRule } from "../../config/order-rules"
 import { mapInvoiceStatus, type StatusPolicy } from "../payment-state"
 import { mergeCryptoSettings, settingChanges } from "../../config/settings"
 
@@ -87,7 +87,7 @@ describe("orderRulesSchema", () => {
 })
 
 describe("the settings carry the rules and protection", () => {
-  const defaults = { allowedCurrencies: [], defaultCurrency: undefined, expireMinutes: 60, orderOnDetection: true, orderRules: [], protectOrderStatus: true, underpaidTolerancePercent: new Decimal(0) }
+  const defaults = { allowedCurrencies: [], defaultCurrency: undefined, expireMinutes: 60, orderOnDetection: true, orderRules: [], orderOutcomes: DEFAULT_ORDER_OUTCOMES, protectOrderStatus: true, underpaidTolerancePercent: new Decimal(0) }
 
   it("protection is on unless the merchant turned it off; stored rules replace none", () => {
     expect(mergeCryptoSettings(defaults, { protect_order_status: null }).protectOrderStatus).toBe(true)
@@ -107,12 +107,12 @@ describe("the settings carry the rules and protection", () => {
 })
 
 describe("the invoice's status policy", () => {
-  const options = { orderOnDetection: false, orderRules: [fastCoins], underpaidTolerancePercent: new Decimal("0.5") }
+  const options = { orderOnDetection: false, orderRules: [fastCoins], orderOutcomes: DEFAULT_ORDER_OUTCOMES, underpaidTolerancePercent: new Decimal("0.5") }
 
   it("chooses order on detection by the rules; the status map stays the one map", () => {
     const ltc = statusPolicy(options, facts("LTC"))
     const btc = statusPolicy(options, facts("BTC"))
-    expect(ltc).toEqual({ orderOnDetection: true, underpaidTolerancePercent: new Decimal("0.5") })
+    expect(ltc).toEqual({ orderOnDetection: true, underpaidTolerancePercent: new Decimal("0.5"), outcomes: DEFAULT_ORDER_OUTCOMES })
     expect(mapInvoiceStatus({ status: "pending" }, ltc)).toEqual({ kind: "detected", sessionStatus: "pending_authorization" })
     expect(mapInvoiceStatus({ status: "pending" }, btc)).toEqual({ kind: "detected", sessionStatus: "pending" })
   })

@@ -37,6 +37,7 @@ describe("mapInvoiceStatus", () => {
       sessionStatus: "captured",
       overpaid: undefined,
       underpaid: undefined,
+      capture: "session",
     })
   })
 
@@ -48,7 +49,7 @@ describe("mapInvoiceStatus", () => {
 
   it("maps mismatch without amounts to captured with the surplus unknown", () => {
     const outcome = mapInvoiceStatus({ status: "mismatch" }, onDetection)
-    expect(outcome).toEqual({ kind: "paid", sessionStatus: "captured", overpaid: undefined, underpaid: undefined })
+    expect(outcome).toEqual({ kind: "paid", sessionStatus: "captured", overpaid: undefined, underpaid: undefined, capture: "session" })
   })
 
   it("maps expired with nothing received to canceled", () => {

@@ -100,6 +100,7 @@ describe("the pieces of the rule", () => {
 })
 
 const fields = (over: Partial<AssessmentFields> = {}): AssessmentFields => ({
+  capture_received: false,
   kind: "failed",
   session_status: "canceled",
   gateway_status: "expired",

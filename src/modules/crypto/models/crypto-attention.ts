@@ -11,6 +11,7 @@ export const CRYPTO_ATTENTION_KINDS = [
   "unmatched_pay_in",
   "callback_failed",
   "protected_order",
+  "order_waiting",
 ] as const
 export type CryptoAttentionKind = (typeof CRYPTO_ATTENTION_KINDS)[number]
 

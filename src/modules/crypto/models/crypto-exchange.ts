@@ -41,6 +41,16 @@ export const CryptoExchange = model
     resolution: model.enum(["exchange", "not_sent"]).nullable(),
     resolved_by: model.text().nullable(),
     resolution_note: model.text().nullable(),
+    /**
+     * Both legs' value when the gateway answered (docs/books.md#fiat-values): the store currency
+     * (`fiat_currency`), the fiat per coin of `from_currency` and of `to_currency` at that moment
+     * (decimal strings), and where they came from (`rate_cache`: the gateway's currency list,
+     * spec §4.8). Null when no rate could be read.
+     */
+    fiat_currency: model.text().nullable(),
+    from_rate: model.text().nullable(),
+    to_rate: model.text().nullable(),
+    rate_source: model.text().nullable(),
   })
   .indexes([
     { on: ["idempotency_key"], unique: true },

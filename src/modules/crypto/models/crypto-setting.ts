@@ -23,6 +23,12 @@ export const CryptoSetting = model
      * before confirmation, per coin and amount. Validated by src/core/config/order-rules.ts; null = none.
      */
     order_rules: model.json().nullable(),
+    /**
+     * What an expired unpaid, underpaid, overpaid or `error` invoice does to its order
+     * (docs/books.md#order-rules), e.g. { "underpaid": "wait" }. Validated by
+     * src/core/config/order-rules.ts; null = today's behaviour.
+     */
+    order_outcomes: model.json().nullable(),
     /** Protect order status: a callback never changes an order a person canceled or edited by hand. */
     protect_order_status: model.boolean().nullable(),
     updated_by: model.text().nullable(),

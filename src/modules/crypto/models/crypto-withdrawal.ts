@@ -41,10 +41,12 @@ export const CryptoWithdrawal = model
     /**
      * requested → sending → completed | error | rejected | outcome_unknown → completed | error |
      * not_sent (the merchant's explicit resolution). `not_found` is kept for rows an earlier version
-     * settled by a search; it is never set any more.
+     * settled by a search; it is never set any more. `awaiting_approval` (above the money-out
+     * policy's approval threshold, docs/money-out.md#money-out-policy) → requested (another admin
+     * approved: `approved_by`, `approved_at`) | rejected (resolution `rejected`, with the note).
      */
     status: model
-      .enum(["requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found", "not_sent"])
+      .enum(["awaiting_approval", "requested", "sending", "completed", "error", "rejected", "outcome_unknown", "not_found", "not_sent"])
       .default("requested"),
     operation_id: model.text().nullable(),
     gateway_status: model.text().nullable(),
@@ -66,9 +68,16 @@ export const CryptoWithdrawal = model
     resolved_at: model.dateTime().nullable(),
     /**
      * The merchant's decision: an unknown outcome is this `operation`, or `not_sent`; a withdrawal
-     * that failed at the gateway (`error`) is `failed` (allow sending the same payment again).
+     * that failed at the gateway (`error`) is `failed` (allow sending the same payment again); a
+     * withdrawal awaiting approval that an admin refused is `rejected` (`resolution_note`: why).
      */
-    resolution: model.enum(["operation", "not_sent", "failed"]).nullable(),
+    resolution: model.enum(["operation", "not_sent", "failed", "rejected"]).nullable(),
+    /** The admin user who approved it (another than `requested_by`) and when. */
+    approved_by: model.text().nullable(),
+    approved_at: model.dateTime().nullable(),
+    /** What the money-out policy counted it as: its value in the store currency when asked (a decimal string), or null when unknown. */
+    value_amount: model.text().nullable(),
+    value_currency: model.text().nullable(),
     /** The admin user who resolved it (`resolved_at` is when) and why. */
     resolved_by: model.text().nullable(),
     resolution_note: model.text().nullable(),

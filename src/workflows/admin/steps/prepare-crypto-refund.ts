@@ -21,6 +21,8 @@ export interface CreateCryptoRefundInput {
   fee_plan: "normal" | "priority"
   note?: string
   requested_by?: string | null
+  /** The shopper gave the address through a refund claim (the policy's claim review applies, docs/money-out.md#money-out-policy). */
+  claimed?: boolean
 }
 
 export const prepareCryptoRefundStepId = "prepare-crypto-refund"
@@ -108,6 +110,7 @@ export async function prepareCryptoRefund(container: MedusaContainer, input: Cre
     requested_by: input.requested_by ?? null,
     note: input.note ?? null,
     order_id: input.order_id,
+    claimed: input.claimed === true,
   }
   if (input.kind === "refund") {
     const quote = await quoteCryptoRefund(container, { order_id: input.order_id, payment_id: input.payment_id, amount: input.amount, rate: input.rate })

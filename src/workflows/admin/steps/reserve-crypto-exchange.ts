@@ -3,6 +3,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { checkExchangeAmounts } from "../../../core/money-out/exchange"
 import { resolveCryptoProvider } from "../../../core/config/provider-entry"
+import { admitMoneyOut, auditAllowed, policyNow, type MoneyOutRequest } from "../../../core/money-out/policy"
 import { resolveCryptoModule } from "../../../modules/crypto"
 import type { CryptoExchange } from "../../../modules/crypto/models/crypto-exchange"
 
@@ -32,7 +33,8 @@ export const reserveCryptoExchangeStepId = "reserve-crypto-exchange"
  * Records the exchange under its idempotency key BEFORE the gateway is called (as withdrawals do,
  * reserve-crypto-withdrawal.ts): whoever inserts the row is the only one that calls the gateway; a
  * second request with the key gets the recorded exchange back, or a clear error when the key was
- * used for another exchange.
+ * used for another exchange. Its payout address obeys the money-out policy as a withdrawal's does
+ * (docs/money-out.md#money-out-policy): a saved address of `to_currency`, past its cooling-off.
  */
 export const reserveCryptoExchangeStep = createStep(reserveCryptoExchangeStepId, async (input: CreateCryptoExchangeInput, { container }) => {
   const service = resolveCryptoModule(container)
@@ -60,6 +62,15 @@ export const reserveCryptoExchangeStep = createStep(reserveCryptoExchangeStepId,
   }
   // Each amount within its coin's places (docs/money-out.md#amounts), before anything is recorded or created.
   await checkExchangeAmounts(client, service, input)
+  const policed: MoneyOutRequest = {
+    kind: "exchange",
+    provider_id: entry.providerId,
+    psys_cid: input.to_currency,
+    payees: [{ field: "to_address", address: input.to_address }],
+    actor: input.requested_by ?? null,
+    details: { from_currency: input.from_currency, to_currency: input.to_currency, from_amount: input.from_amount ?? null, to_amount: input.to_amount ?? null, to_address: input.to_address, idempotency_key: input.idempotency_key },
+  }
+  const admitted = await admitMoneyOut(service, entry.options.moneyOut, policed, policyNow())
   try {
     const created = await service.createCryptoExchanges({
       idempotency_key: input.idempotency_key,
@@ -74,6 +85,7 @@ export const reserveCryptoExchangeStep = createStep(reserveCryptoExchangeStepId,
       requested_by: input.requested_by ?? null,
       requested_at: new Date(),
     })
+    await auditAllowed(service, policed, created.id, admitted.address_ids)
     return new StepResponse<CryptoExchangeReservation>({ exchange: created, reserved: true })
   } catch (error) {
     // Lost a race on the unique key: the winner sends.

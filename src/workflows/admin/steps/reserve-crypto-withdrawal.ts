@@ -5,6 +5,8 @@ import { resolveCryptoModule } from "../../../modules/crypto"
 import { resolveCryptoProvider } from "../../../core/config/provider-entry"
 import { checkAmounts, normalizeRecipients, placesOfCoin, totalAmount, withdrawalFingerprint, type WithdrawalRecipient } from "../../../core/money-out/withdrawal"
 import { createCryptoSendBack } from "../../../core/payment/top-up"
+import { admitWithdrawal, auditAllowed, auditRefusal, policyNow, recordWithinDailyLimit, type MoneyOutRefusal } from "../../../core/money-out/policy"
+import { storeDefaultCurrency } from "../../../core/books/charts"
 
 export type { CryptoWithdrawalRecord }
 
@@ -28,6 +30,8 @@ export interface ReserveCryptoWithdrawalInput {
    * default `recipients[<i>].amount`.
    */
   amount_field?: string
+  /** A refund the shopper claimed with their own address: above the policy's claim review threshold it waits for an admin. */
+  claimed?: boolean
 }
 
 export interface CryptoWithdrawalReservation {
@@ -44,8 +48,14 @@ export const reserveCryptoWithdrawalStepId = "reserve-crypto-withdrawal"
  * gets the recorded withdrawal back and sends nothing. An identical withdrawal with another key is
  * refused while the first is unresolved (the unique `active_fingerprint`): 400, or 409 when the
  * first failed at the gateway undecided (docs/money-out.md#failed-at-the-gateway). Every amount is
- * checked first (docs/money-out.md#amounts): a refused amount records and sends nothing. Nothing is
- * compensated: the record of an attempt is kept whatever happens next.
+ * checked first (docs/money-out.md#amounts): a refused amount records and sends nothing. Then the
+ * money-out policy (docs/money-out.md#money-out-policy): a merchant's withdrawal goes only to saved
+ * addresses past their cooling-off and within its coin's daily limit (checked and recorded under the
+ * coin's lock); a refusal is audited and thrown, nothing recorded or sent; one worth more than the
+ * approval threshold (store currency) is recorded `awaiting_approval`, sent only once another admin
+ * approves it, as is a claimed refund above the claim review threshold. (A refund goes to the
+ * shopper's address, not the merchant's address book.) Nothing is compensated:
+ * the record of an attempt is kept whatever happens next.
  */
 export const reserveCryptoWithdrawalStep = createStep(
   reserveCryptoWithdrawalStepId,
@@ -80,6 +90,23 @@ export const reserveCryptoWithdrawalStep = createStep(
     }
     // At most the coin's places (spec §2.4 `precision`), before anything is recorded or sent.
     checkAmounts(amounts, await placesOfCoin(client, service, input.psys_cid), input.psys_cid)
+    const purpose = input.purpose ?? "withdrawal"
+    const now = policyNow()
+    const admission = await admitWithdrawal(
+      { store: service, client, defaults: entry.options.moneyOut, storeCurrency: () => storeDefaultCurrency(container), now },
+      {
+        provider_id: entry.providerId,
+        psys_cid: input.psys_cid,
+        purpose,
+        claimed: input.claimed === true,
+        type,
+        recipients,
+        total_amount: totalAmount(recipients),
+        requested_by: input.requested_by ?? null,
+        idempotency_key: input.idempotency_key,
+      }
+    )
+    let recorded: { created: CryptoWithdrawalRecord } | { refusal: MoneyOutRefusal }
     try {
       const row = {
         idempotency_key: input.idempotency_key,
@@ -92,10 +119,12 @@ export const reserveCryptoWithdrawalStep = createStep(
         // model.json() is typed as an object; a JSON array is what we store (read back by recipientsOf).
         recipients: recipients.map((r) => ({ address: r.address, amount: r.amount })) as unknown as Record<string, unknown>,
         total_amount: totalAmount(recipients),
-        status: "requested",
+        status: admission.awaiting_approval ? "awaiting_approval" : "requested",
+        value_amount: admission.value_amount,
+        value_currency: admission.value_currency,
         requested_by: input.requested_by ?? null,
         requested_at: new Date(),
-        purpose: input.purpose ?? "withdrawal",
+        purpose,
         order_id: input.order_id ?? null,
         payment_id: input.payment_id ?? null,
         invoice_id: input.invoice_id ?? null,
@@ -106,11 +135,14 @@ export const reserveCryptoWithdrawalStep = createStep(
       } satisfies Partial<CryptoWithdrawalRecord>
       // An underpayment goes back only while no top-up of its invoice is open, checked under the
       // lock top-ups are opened under (docs/attention.md#paying-the-rest).
-      const created =
+      // A coin with a daily limit is recorded under the coin's lock, the limit checked with it.
+      const { daily_limit } = admission
+      recorded =
         row.purpose === "underpayment" && row.invoice_id !== null
-          ? await createCryptoSendBack(service, { ...row, invoice_id: row.invoice_id })
-          : await service.createCryptoWithdrawals(row)
-      return new StepResponse<CryptoWithdrawalReservation>({ withdrawal: created, reserved: true })
+          ? { created: await createCryptoSendBack(service, { ...row, invoice_id: row.invoice_id }) }
+          : daily_limit !== null
+            ? await recordWithinDailyLimit(service, { ...admission, daily_limit }, row, now)
+            : { created: await service.createCryptoWithdrawals(row) }
     } catch (error) {
       // Lost a race on one of the two unique keys: find out which, without sending anything.
       const raced = await findByKey()
@@ -134,5 +166,11 @@ export const reserveCryptoWithdrawalStep = createStep(
       }
       throw error
     }
+    if ("refusal" in recorded) {
+      throw await auditRefusal(service, admission.request ?? { kind: "withdrawal", provider_id: entry.providerId, actor: input.requested_by ?? null, details: {} }, recorded.refusal)
+    }
+    const { created } = recorded
+    if (admission.request !== null) await auditAllowed(service, admission.request, created.id, admission.address_ids, admission.awaiting_approval)
+    return new StepResponse<CryptoWithdrawalReservation>({ withdrawal: created, reserved: true })
   }
 )

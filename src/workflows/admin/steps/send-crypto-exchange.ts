@@ -1,4 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { storeDefaultCurrency } from "../../../core/books/charts"
+import { exchangeRatesNow } from "../../../core/books/export"
 import { toMedusaError, failureReason } from "../../../core/errors"
 import { statusOfExchange } from "../../../core/money-out/exchange"
 import { toWire } from "../../../core/money"
@@ -32,7 +34,9 @@ export const sendCryptoExchangeStep = createStep(sendCryptoExchangeStepId, async
   }
   const service = resolveCryptoModule(container)
   const { client } = await resolveCryptoProvider(container, exchange.provider_id)
-  await service.updateCryptoExchanges({ id: exchange.id, status: "sending", sent_at: new Date() })
+  // Both legs' value in the store currency at this moment, for the books (docs/books.md#fiat-values).
+  const rates = await exchangeRatesNow(client, service, await storeDefaultCurrency(container), { from: exchange.from_currency, to: exchange.to_currency })
+  await service.updateCryptoExchanges({ id: exchange.id, status: "sending", sent_at: new Date(), ...rates })
   try {
     const result = await client.exchanges.create({
       from_currency: exchange.from_currency,

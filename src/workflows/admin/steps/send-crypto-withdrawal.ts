@@ -101,8 +101,8 @@ export async function sendReservedWithdrawal(deps: SendWithdrawalDeps, withdrawa
 export const sendCryptoWithdrawalStepId = "send-crypto-withdrawal"
 
 /**
- * Sends a freshly reserved withdrawal to the gateway (spec §4.2), once. A replayed reservation is
- * returned as recorded. The result is written back in every case:
+ * Sends a freshly reserved withdrawal to the gateway (spec §4.2), once. A replayed reservation, or
+ * one awaiting approval, is returned as recorded. The result is written back in every case:
  * - an answer: `completed` (the duplicate guard released) with the operation id and tx links;
  * - an `error` answer (HTTP 201, spec §2.3): `error` with the operation id, the guard KEPT, the
  *   operation read back (spec §4.4) and what the read showed stored as `gateway_evidence` (a failed
@@ -119,8 +119,9 @@ export const sendCryptoWithdrawalStep = createStep(
   sendCryptoWithdrawalStepId,
   async (reservation: CryptoWithdrawalReservation, { container }) => {
     const { withdrawal, reserved } = reservation
-    if (!reserved) {
-      return new StepResponse<SentCryptoWithdrawal>({ withdrawal, replayed: true })
+    // A withdrawal waiting for another admin's approval is sent by the approval (docs/money-out.md#money-out-policy).
+    if (!reserved || withdrawal.status === "awaiting_approval") {
+      return new StepResponse<SentCryptoWithdrawal>({ withdrawal, replayed: !reserved })
     }
     const service = resolveCryptoModule(container)
     const { client } = await resolveCryptoProvider(container, withdrawal.provider_id)

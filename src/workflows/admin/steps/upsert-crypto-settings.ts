@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { resolveCryptoModule } from "../../../modules/crypto"
-import { storedOrderRules, type OrderRule } from "../../../core/config/order-rules"
+import { storedOrderRules, type OrderOutcomeRules, type OrderRule } from "../../../core/config/order-rules"
 import { invalidateCryptoSettings, settingsCacheOf } from "../../../core/config/settings"
 
 export interface CryptoSettingsPatch {
@@ -12,6 +12,8 @@ export interface CryptoSettingsPatch {
   underpaid_tolerance_percent?: string | null
   /** The order rules (src/core/config/order-rules.ts), validated; null = none. */
   order_rules?: OrderRule[] | null
+  /** What each invoice outcome does to its order (docs/books.md#order-rules), validated; null = today's behaviour. */
+  order_outcomes?: OrderOutcomeRules | null
   /** Null = on (docs/books.md#protect-order-status). */
   protect_order_status?: boolean | null
   updated_by?: string | null
@@ -25,6 +27,7 @@ interface SettingsSnapshot {
   order_on_detection: boolean | null
   underpaid_tolerance_percent: string | null
   order_rules: Record<string, unknown> | null
+  order_outcomes: Record<string, unknown> | null
   protect_order_status: boolean | null
   updated_by: string | null
 }
@@ -37,6 +40,7 @@ export const CRYPTO_SETTINGS_FIELDS = [
   "order_on_detection",
   "underpaid_tolerance_percent",
   "order_rules",
+  "order_outcomes",
   "protect_order_status",
 ] as const
 const FIELDS = CRYPTO_SETTINGS_FIELDS
@@ -70,6 +74,7 @@ export const upsertCryptoSettingsStep = createStep(
           order_on_detection: previous.order_on_detection ?? null,
           underpaid_tolerance_percent: previous.underpaid_tolerance_percent ?? null,
           order_rules: previous.order_rules ?? null,
+          order_outcomes: previous.order_outcomes ?? null,
           protect_order_status: previous.protect_order_status ?? null,
           updated_by: previous.updated_by ?? null,
         }

@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 import { useCurrencies } from "../../../components/coin-select"
 import { QueryState, formatDate } from "../../../components/common"
-import { OrderRulesEditor, describeOrderRule } from "../../../components/order-rules-editor"
+import { MoneyOutSection } from "../../../components/money-out-section"
+import { OrderOutcomesEditor, OrderRulesEditor, describeOrderRule } from "../../../components/order-rules-editor"
 import { cryptoApi, errorMessage } from "../../../lib/api"
 import { DECIMAL_PATTERN } from "../../../lib/money"
 import { sdk } from "../../../lib/sdk"
@@ -54,6 +55,7 @@ const CryptoSettingsPage = () => {
         orderOnDetection: effective.order_on_detection,
         tolerance: effective.underpaid_tolerance_percent,
         orderRules: effective.order_rules,
+        orderOutcomes: effective.order_outcomes,
         protectOrderStatus: effective.protect_order_status,
       }
       setForm(initial)
@@ -155,6 +157,7 @@ const CryptoSettingsPage = () => {
                 storeCurrency={storeCurrency}
                 defaultOnDetection={form.orderOnDetection}
               />
+              <OrderOutcomesEditor outcomes={form.orderOutcomes} onChange={(orderOutcomes) => setForm({ ...form, orderOutcomes })} />
             </div>
             <div className="flex flex-col gap-y-1">
               <div className="flex items-center gap-x-2">
@@ -175,6 +178,7 @@ const CryptoSettingsPage = () => {
               <Button disabled={Object.keys(errors).length > 0 || !changed} isLoading={save.isPending} onClick={() => save.mutate(form)}>Save</Button>
             </div>
             <SettingsChanges changes={s.changes} />
+            <MoneyOutSection coins={coins} storeCurrency={storeCurrency} />
           </div>
         ) : null}
       </QueryState>
@@ -190,6 +194,7 @@ const FIELD_LABELS: Record<SettingsField, string> = {
   order_on_detection: "Order on detection (default)",
   underpaid_tolerance_percent: "Underpayment tolerance (%)",
   order_rules: "Order rules",
+  order_outcomes: "When an invoice ends",
   protect_order_status: "Protect order status",
 }
 

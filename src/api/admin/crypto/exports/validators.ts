@@ -1,4 +1,5 @@
 import { z } from "@medusajs/framework/zod"
+import { BOOKS_FORMATS } from "../../../../core/books/export-write"
 
 /** The longest period one export covers (a year, leap day included). */
 export const MAX_EXPORT_DAYS = 366
@@ -22,7 +23,7 @@ const day = (field: string) =>
  */
 export const AdminCryptoBooksExportQuery = z
   .object({
-    format: z.enum(["csv", "json"], { error: 'format must be "csv" or "json"' }).default("csv"),
+    format: z.enum(BOOKS_FORMATS, { error: `format must be one of ${BOOKS_FORMATS.map((format) => `"${format}"`).join(", ")}` }).default("csv"),
     from: day("from"),
     to: day("to"),
     provider_id: z.string().trim().min(1, "provider_id must not be empty").optional(),

@@ -3,7 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { updateCryptoSettingsWorkflow } from "../../../../workflows/admin"
 import { resolveCryptoProvider } from "../../../../core/config/provider-entry"
-import { readOrderRules } from "../../../../core/config/order-rules"
+import { readOrderOutcomes, readOrderRules } from "../../../../core/config/order-rules"
 import { readStoredSettings, type SettingChange } from "../../../../core/config/settings"
 import { resolveCryptoModule } from "../../../../modules/crypto"
 import type { AdminUpdateCryptoSettingsType } from "../validators"
@@ -20,6 +20,7 @@ async function describeSettings(scope: MedusaContainer, providerId?: string) {
     order_on_detection: o.orderOnDetection,
     underpaid_tolerance_percent: o.underpaidTolerancePercent.toFixed(),
     order_rules: o.orderRules,
+    order_outcomes: o.orderOutcomes,
     protect_order_status: o.protectOrderStatus,
   })
   return {
@@ -34,6 +35,7 @@ async function describeSettings(scope: MedusaContainer, providerId?: string) {
       order_on_detection: stored?.order_on_detection ?? null,
       underpaid_tolerance_percent: stored?.underpaid_tolerance_percent ?? null,
       order_rules: stored?.order_rules === null || stored?.order_rules === undefined ? null : readOrderRules(stored.order_rules),
+      order_outcomes: stored?.order_outcomes === null || stored?.order_outcomes === undefined ? null : readOrderOutcomes(stored.order_outcomes),
       protect_order_status: stored?.protect_order_status ?? null,
       updated_by: stored?.updated_by ?? null,
       updated_at: stored?.updated_at ?? null,

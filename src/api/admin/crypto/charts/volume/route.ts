@@ -7,8 +7,8 @@ import type { AdminCryptoVolumeChartResponse } from "../../types"
 
 /**
  * GET /admin/crypto/charts/volume?interval=day|week|month&from&to&provider_id&currency — the coins
- * received on captured invoices per coin and UTC bucket, and their value in the store's currency
- * at each invoice's own rate (docs/books.md#received-volume). Default period: the last 30 days,
+ * the books count as received (invoices that received coins, completed deposits) per coin and UTC
+ * bucket, and their value in the store's currency (docs/books.md#received-volume). Default period: the last 30 days,
  * 26 weeks or 12 months; every provider unless one is named.
  */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoVolumeChartQueryType>, res: MedusaResponse<AdminCryptoVolumeChartResponse>) => {

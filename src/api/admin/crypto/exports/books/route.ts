@@ -1,14 +1,15 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { storeDefaultCurrency } from "../../../../../core/books/charts"
 import type { DisplayIds } from "../../../../../core/books/export"
 import type { BooksSql, DisplayIdLookup } from "../../../../../core/books/export-source"
 import { booksFile, writeBooks } from "../../../../../core/books/export-write"
 import type { AdminCryptoBooksExportQueryType } from "../validators"
 
 /**
- * GET /admin/crypto/exports/books?format=csv|json&from=YYYY-MM-DD&to=YYYY-MM-DD[&provider_id] —
- * the accountant's export of the period `[from, to)` (UTC days), streamed as a download
- * (docs/books.md#accounting-export). Read-only: it changes nothing.
+ * GET /admin/crypto/exports/books?format=csv|json|journal&from=YYYY-MM-DD&to=YYYY-MM-DD[&provider_id] —
+ * the accountant's export of the period `[from, to)` (UTC days), valued in the store's default
+ * currency, streamed as a download (docs/books.md#accounting-export). Read-only: it changes nothing.
  */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoBooksExportQueryType>, res: MedusaResponse) => {
   const { format, from, to, provider_id } = req.validatedQuery
@@ -18,6 +19,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoBo
     const { data } = await query.graph({ entity: "order", fields: ["id", "display_id"], filters: { id: ids } })
     return new Map(data.map((order) => [String(order.id), String(order.display_id)])) satisfies DisplayIds
   }
+  const fiat = await storeDefaultCurrency(req.scope)
   const file = booksFile(format, from, to)
   res.status(200)
   res.setHeader("Content-Type", file.contentType)
@@ -25,7 +27,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminCryptoBo
   res.setHeader("Cache-Control", "no-store")
   const period = { from: new Date(`${from}T00:00:00.000Z`), to: new Date(`${to}T00:00:00.000Z`), provider_id }
   try {
-    await writeBooks(format, sql, period, res, { displayIds })
+    await writeBooks(format, sql, period, res, { fiat, displayIds })
   } catch (error) {
     if (!res.headersSent) {
       // Nothing sent yet (the first read failed): Medusa's error handler answers as for any route.
