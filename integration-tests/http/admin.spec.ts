@@ -818,6 +818,28 @@ medusaIntegrationTestRunner({
         expect((await requestFailure(admin().post(`/admin/crypto/refund-claims/${created.data.claim.id}/revoke`, {}, auth))).message).toContain("already claimed")
       })
 
+      it("keeps the gateway's refusal of a claimed address on the claim, which waits for another address", async () => {
+        const container = getContainer()
+        const { store, orderId, surplus } = await orderOverpaidInCrypto(gateway, container, api)
+        const headers = { headers: storefrontHeaders(store) }
+        const created = await admin().post("/admin/crypto/refund-claims", { order_id: orderId, kind: "overpayment" }, auth)
+        const token = new URL(created.data.link).searchParams.get("token") ?? ""
+
+        // A Bitcoin address for an ETH refund: the store takes any one address, the gateway refuses it (spec §7).
+        const wrong = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"
+        const refused = await requestFailure(api.post("/store/crypto/refund-claims", { token, address: wrong }, headers))
+        expect(refused.status).toBeGreaterThanOrEqual(400)
+        expect(refused.status).toBeLessThan(500)
+        const waiting = await api.get(`/store/crypto/refund-claims?token=${token}`, headers)
+        expect(waiting.data.claim).toMatchObject({ status: "waiting", address: null })
+        expect(waiting.data.claim.error).toContain("not a valid ETH address")
+
+        const address = ethAddress()
+        const claimed = await api.post("/store/crypto/refund-claims", { token, address }, headers)
+        expect(claimed.data.claim).toMatchObject({ status: "sent", address, amount: surplus, error: null })
+        expect(await cashOutAmountsAtGateway(wrong)).toEqual([])
+      })
+
       it("a revoked link and an unknown token send nothing and say why", async () => {
         const container = getContainer()
         const store = await createCryptoStore(container)

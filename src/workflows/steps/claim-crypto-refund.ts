@@ -29,8 +29,9 @@ type TakeUndo = { claim_id: string; idempotency_key: string } | null
  * Takes the claim for the shopper's address, once (docs/money-out.md#refunds-the-shopper-claims):
  * an atomic update from `waiting`; the same address again (a double submit) takes the claim it
  * already took, so the refund is asked again with the same idempotency key and never sent twice.
- * Anything else is refused in words. Undone when a later step fails, unless a withdrawal under the
- * claim's key holds money: then the claim stays taken and the merchant decides, as for any refund.
+ * Anything else is refused in words. Undone when a later step fails (the gateway refused the address:
+ * the claim keeps its reason), unless a withdrawal under the claim's key holds money: then the claim
+ * stays taken and the merchant decides, as for any refund.
  */
 export const takeCryptoRefundClaimStep = createStep(
   takeCryptoRefundClaimStepId,
@@ -64,7 +65,9 @@ export const takeCryptoRefundClaimStep = createStep(
     const service = resolveCryptoModule(container)
     const [withdrawal] = await service.listCryptoWithdrawals({ idempotency_key: taken.idempotency_key }, { take: 1 })
     if (withdrawal !== undefined && !SENT_NOTHING.has(withdrawal.status)) return
-    await service.updateCryptoRefundClaims({ id: taken.claim_id, status: "waiting", address: null, claimed_at: null })
+    // The claim waits again for another address, with the refusal in words when the gateway refused
+    // this one (the refund's withdrawal keeps the gateway's reason, docs/money-out.md#refunds-the-shopper-claims).
+    await service.updateCryptoRefundClaims({ id: taken.claim_id, status: "waiting", address: null, claimed_at: null, error: withdrawal?.error_message ?? null })
   }
 )
 
