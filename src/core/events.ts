@@ -140,6 +140,24 @@ export interface CryptoReconcileRequestedEvent {
 }
 
 /**
+ * The plugin's internal event: money in `psys_cid` is confirmed (an invoice's amount final, spec §3;
+ * a `pay_in` completed, spec §6.2). The sync emits it once per move; the subscriber
+ * `src/subscribers/crypto-settlement-requested.ts` applies the merchant's settlement rules on a
+ * worker (docs/money-out.md#settlement), each at most once per trigger. Payload:
+ * `CryptoSettlementRequestedEvent`.
+ */
+export const CRYPTO_SETTLEMENT_REQUESTED = "crypto.settlement.requested"
+
+export interface CryptoSettlementRequestedEvent {
+  provider_id: string
+  psys_cid: string
+  /** The trigger: an invoice mirror (`cinv_…`), or `pay_in:<txn_id>` for a deposit. */
+  subject_id: string
+  /** What it credited the merchant, a decimal string in `psys_cid`. */
+  amount: string
+}
+
+/**
  * Retries of a failed processing by the event bus: the Redis event bus passes these to its queue
  * (attempts with exponential backoff: 2 s, 4 s, 8 s, 16 s); the local event bus ignores them and
  * the reconciliation job retries the unprocessed delivery instead (docs/production.md).

@@ -14,6 +14,8 @@ export interface CryptoReconcileResult {
   callbacks: number
   /** `pay_in`s read back from the operations list. */
   pay_ins_recovered: number
+  /** Exchanges the gateway finished since the last run (completed or in error). */
+  exchanges_ended: number
   /** Items (and providers' operations lists) that failed; each is tried again on the next run. */
   failed: number
 }
@@ -28,7 +30,7 @@ export interface CryptoReconcileResult {
 export async function reconcileCryptoPayments(container: MedusaContainer, input: FindCryptoReconcileWorkInput): Promise<CryptoReconcileResult> {
   const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
   const { result: work } = await findCryptoReconcileWorkWorkflow(container).run({ input })
-  const result: CryptoReconcileResult = { synced: 0, callbacks: 0, pay_ins_recovered: work.pay_ins_recovered, failed: work.failed }
+  const result: CryptoReconcileResult = { synced: 0, callbacks: 0, pay_ins_recovered: work.pay_ins_recovered, exchanges_ended: work.exchanges_ended, failed: work.failed }
   const items: SyncCryptoInvoiceInput[] = [
     ...work.callback_ids.map((callbackId) => ({ callback_id: callbackId })),
     ...work.invoice_ids.map((invoiceId) => ({ invoice_id: invoiceId })),
@@ -63,11 +65,11 @@ export async function reconcileCryptoPayments(container: MedusaContainer, input:
  */
 export default async function cryptoReconcileRequested({ event, container }: SubscriberArgs<CryptoReconcileRequestedEvent>): Promise<void> {
   const result = await reconcileCryptoPayments(container, { older_than_seconds: event.data.older_than_seconds })
-  if (result.synced + result.callbacks + result.failed + result.pay_ins_recovered > 0 || event.data.requested_by !== null) {
+  if (result.synced + result.callbacks + result.failed + result.pay_ins_recovered + result.exchanges_ended > 0 || event.data.requested_by !== null) {
     container
       .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
       .info(
-        `crypto reconciliation${event.data.requested_by !== null ? ` asked by ${event.data.requested_by}` : ""}: ${result.synced} invoice(s) synced, ${result.callbacks} callback(s) processed, ${result.pay_ins_recovered} pay_in(s) recovered from the operations list, ${result.failed} failed`
+        `crypto reconciliation${event.data.requested_by !== null ? ` asked by ${event.data.requested_by}` : ""}: ${result.synced} invoice(s) synced, ${result.callbacks} callback(s) processed, ${result.pay_ins_recovered} pay_in(s) recovered from the operations list, ${result.exchanges_ended} exchange(s) ended, ${result.failed} failed`
       )
   }
 }

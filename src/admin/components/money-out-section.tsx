@@ -6,6 +6,7 @@ import { cryptoApi, errorMessage } from "../lib/api"
 import { POLICY_LABELS, changedPolicy, policyForm, policyFormErrors, policyValue, type MoneyOutPolicyForm } from "../lib/money-out-policy"
 import type { AddressBookEntry, MoneyOutPolicyChange, MoneyOutPolicyView } from "../lib/types"
 import { QueryState, formatDate } from "./common"
+import { SettlementRules } from "./settlement-rules"
 
 const POLICY_KEY = ["crypto", "money-out", "policy"]
 const ADDRESSES_KEY = ["crypto", "money-out", "addresses"]
@@ -16,19 +17,23 @@ const labelOf = (field: string): string => (field in POLICY_LABELS ? POLICY_LABE
 /** A change's `{ from, to }` in words. */
 const changeText = (change: MoneyOutPolicyChange): string => {
   const value = change.change as { from?: unknown; to?: unknown } | null
-  return `${labelOf(change.field)}: ${policyValue(value?.from)} → ${policyValue(value?.to)}`
+  return `${labelOf(change.field)}: ${policyValue(value?.from, change.field)} → ${policyValue(value?.to, change.field)}`
 }
+
+/** The address book, saved entries only (the section's form checks settlement addresses against it). */
+const useAddressBook = () => useQuery({ queryKey: ADDRESSES_KEY, queryFn: () => cryptoApi.get<{ addresses: AddressBookEntry[] }>("/money-out/addresses") })
 
 /**
  * Settings → Crypto → Money out (docs/money-out.md#money-out-policy): the policy (address book,
- * cooling-off, approval threshold, daily limits, claimed-refund review), the loosenings still
- * waiting with when each takes effect, and the address book. The server enforces every rule; a
+ * cooling-off, approval threshold, daily limits, claimed-refund review, settlement rules), the
+ * loosenings still waiting with when each takes effect, and the address book. The server enforces every rule; a
  * loosening saved here waits the cooling-off and every admin is told.
  */
 export const MoneyOutSection = ({ coins, storeCurrency }: { coins: string[]; storeCurrency: string }) => {
   const queryClient = useQueryClient()
   const policy = useQuery({ queryKey: POLICY_KEY, queryFn: () => cryptoApi.get<{ policy: MoneyOutPolicyView }>("/money-out/policy") })
   const [form, setForm] = useState<MoneyOutPolicyForm | null>(null)
+  const addresses = useAddressBook().data?.addresses
   const effective = policy.data?.policy.effective
   useEffect(() => {
     if (effective && form === null) setForm(policyForm(effective))
@@ -47,7 +52,7 @@ export const MoneyOutSection = ({ coins, storeCurrency }: { coins: string[]; sto
     onError: (error) => toast.error("Policy not saved", { description: errorMessage(error) }),
   })
 
-  const errors = form ? policyFormErrors(form) : {}
+  const errors = form ? policyFormErrors(form, addresses) : {}
   const patch = form && effective ? changedPolicy(form, effective) : {}
   const setLimit = (index: number, row: { coin: string; amount: string }) => form && setForm({ ...form, dailyLimits: form.dailyLimits.map((old, i) => (i === index ? row : old)) })
 
@@ -56,7 +61,7 @@ export const MoneyOutSection = ({ coins, storeCurrency }: { coins: string[]; sto
       <div>
         <Heading level="h2">Money out</Heading>
         <Text size="small" className="text-ui-fg-subtle">
-          Rules every withdrawal, mass payout, exchange payout and refund obeys, on the server. Tightening takes effect at once; loosening waits the cooling-off and every admin is told. Amounts are in {storeCurrency}.
+          Rules every withdrawal, mass payout, exchange payout and refund obeys, on the server. Tightening takes effect at once; loosening waits the cooling-off and every admin is told. Amounts are in {storeCurrency}, except the settlement rules&apos; (in each coin).
         </Text>
       </div>
       <QueryState isLoading={policy.isLoading} error={policy.error ? errorMessage(policy.error) : null} onRetry={() => policy.refetch()}>
@@ -87,6 +92,7 @@ export const MoneyOutSection = ({ coins, storeCurrency }: { coins: string[]; sto
               </div>
               {errors.dailyLimits ? <Text size="small" className="text-ui-fg-error">{errors.dailyLimits}</Text> : null}
             </div>
+            <SettlementRules rows={form.settlement} onChange={(settlement) => setForm({ ...form, settlement })} coins={coins} addresses={addresses} errors={errors.settlement} />
             <div className="flex justify-end">
               <Button disabled={Object.keys(errors).length > 0 || Object.keys(patch).length === 0} isLoading={save.isPending} onClick={() => save.mutate(patch)}>Save money-out policy</Button>
             </div>
@@ -135,7 +141,7 @@ const PendingChanges = ({ pending }: { pending: MoneyOutPolicyChange[] }) =>
 /** The address book: each entry with when it is usable; add one (usable after the cooling-off), remove one (at once). */
 const AddressBook = ({ coins, coolingOff }: { coins: string[]; coolingOff: number | null }) => {
   const queryClient = useQueryClient()
-  const addresses = useQuery({ queryKey: ADDRESSES_KEY, queryFn: () => cryptoApi.get<{ addresses: AddressBookEntry[] }>("/money-out/addresses") })
+  const addresses = useAddressBook()
   const [entry, setEntry] = useState({ psys_cid: "", address: "", label: "" })
   const refresh = () => queryClient.invalidateQueries({ queryKey: ADDRESSES_KEY })
   const add = useMutation({

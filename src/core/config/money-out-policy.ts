@@ -36,12 +36,30 @@ export interface MoneyOutPolicy {
    * in the store currency, waits for an admin's review before it is sent; null: sent at once.
    */
   claim_review_threshold: string | null
+  /**
+   * Per received coin (`psys_cid`), what the gateway does with it on its own once it is confirmed
+   * (docs/money-out.md#settlement): convert it, sweep the excess; a coin not listed stays as it is.
+   */
+  settlement: Record<string, SettlementRule>
+}
+
+/** What happens to one received coin (docs/money-out.md#settlement). */
+export interface SettlementRule {
+  /**
+   * Each confirmed payment or deposit in this coin (what it credited) is exchanged into
+   * `to_currency` (spec §4.11), paid out to `to_address` (a saved address of that coin), when it is
+   * at least `min_amount` (in this coin) and the gateway's estimate is at most
+   * `max_difference_percent` below its market value; null: no conversion.
+   */
+  convert: { to_currency: string; to_address: string; min_amount: string; max_difference_percent: string } | null
+  /** When this coin's balance passes `threshold` (in this coin), the excess is sent to `to_address` (a saved address); null: no sweep. */
+  sweep: { threshold: string; to_address: string } | null
 }
 
 export type MoneyOutPolicyField = keyof MoneyOutPolicy
 
 /** Address book on, 24 hours of cooling-off; no approvals, limits or reviews until the merchant sets them. */
-export const DEFAULT_MONEY_OUT_POLICY: MoneyOutPolicy = { address_book: true, cooling_off_minutes: 24 * 60, approval_threshold: null, daily_limits: {}, claim_review_threshold: null }
+export const DEFAULT_MONEY_OUT_POLICY: MoneyOutPolicy = { address_book: true, cooling_off_minutes: 24 * 60, approval_threshold: null, daily_limits: {}, claim_review_threshold: null, settlement: {} }
 
 /** The longest cooling-off a merchant may set: 30 days. */
 export const MAX_COOLING_OFF_MINUTES = 30 * 24 * 60
@@ -56,6 +74,56 @@ const storeAmount = (field: string) =>
       if (problem !== null) ctx.addIssue({ code: "custom", message: `${field} ${problem}` })
     })
     .transform((value) => exact(value).toFixed())
+
+/** An amount in a coin: a positive decimal string, normalised. */
+const coinAmount = (field: string) =>
+  z
+    .string({ error: `${field} must be a decimal string in the coin such as "0.5"` })
+    .trim()
+    .superRefine((value, ctx) => {
+      const problem = amountProblem(value, Number.POSITIVE_INFINITY, "")
+      if (problem !== null) ctx.addIssue({ code: "custom", message: `${field} ${problem}` })
+    })
+    .transform((value) => exact(value).toFixed())
+
+const payoutAddress = (field: string) =>
+  z
+    .string({ error: `${field} must be a saved address of the coin` })
+    .trim()
+    .min(1, `${field} must be a saved address of the coin`)
+    .max(256, `${field} is too long`)
+    .regex(/^[^\s,;]+$/, `${field} must be one address, without spaces, commas or semicolons`)
+
+const settlementRule = z
+  .object(
+    {
+      convert: z
+        .object(
+          {
+            to_currency: z.string().trim().regex(COIN_ID_PATTERN, 'settlement: convert.to_currency must be a coin ID (psys_cid) such as "USDT_TRX"'),
+            to_address: payoutAddress("settlement: convert.to_address"),
+            min_amount: coinAmount("settlement: convert.min_amount"),
+            max_difference_percent: z
+              .string({ error: 'settlement: convert.max_difference_percent must be a decimal string such as "2"' })
+              .trim()
+              .regex(/^\d{1,2}(\.\d{1,2})?$/, 'settlement: convert.max_difference_percent must be a percentage from 0 to 99.99 such as "2"')
+              .transform((value) => exact(value).toFixed()),
+          },
+          { error: "settlement: convert must be an object { to_currency, to_address, min_amount, max_difference_percent } or null" }
+        )
+        .strict()
+        .nullable(),
+      sweep: z
+        .object(
+          { threshold: coinAmount("settlement: sweep.threshold"), to_address: payoutAddress("settlement: sweep.to_address") },
+          { error: "settlement: sweep must be an object { threshold, to_address } or null" }
+        )
+        .strict()
+        .nullable(),
+    },
+    { error: "settlement: each coin's rule must be an object { convert, sweep }" }
+  )
+  .strict()
 
 /** Each field's value, validated: the one schema of the option, the admin API and the stored rows. */
 export const MONEY_OUT_POLICY_FIELDS = {
@@ -72,6 +140,9 @@ export const MONEY_OUT_POLICY_FIELDS = {
     { error: 'daily_limits must be an object of coin ID → amount in the store currency, e.g. { "BTC": "5000" }' }
   ),
   claim_review_threshold: storeAmount("claim_review_threshold").nullable(),
+  settlement: z.record(z.string().trim().regex(COIN_ID_PATTERN, 'settlement: each key must be a coin ID (psys_cid) such as "BTC"'), settlementRule, {
+    error: 'settlement must be an object of coin ID → rule, e.g. { "BTC": { "convert": null, "sweep": { "threshold": "0.5", "to_address": "bc1…" } } }',
+  }),
 } satisfies { [Field in MoneyOutPolicyField]: z.ZodType<MoneyOutPolicy[Field]> }
 
 /** The fields in the order the admin shows them. */
@@ -85,6 +156,7 @@ export const moneyOutPolicyPatchSchema = z
     approval_threshold: MONEY_OUT_POLICY_FIELDS.approval_threshold.optional(),
     daily_limits: MONEY_OUT_POLICY_FIELDS.daily_limits.optional(),
     claim_review_threshold: MONEY_OUT_POLICY_FIELDS.claim_review_threshold.optional(),
+    settlement: MONEY_OUT_POLICY_FIELDS.settlement.optional(),
   })
   .strict()
 export type MoneyOutPolicyPatch = z.infer<typeof moneyOutPolicyPatchSchema>
@@ -100,6 +172,7 @@ export const moneyOutOptionSchema = z.preprocess(
         approval_threshold: MONEY_OUT_POLICY_FIELDS.approval_threshold.default(DEFAULT_MONEY_OUT_POLICY.approval_threshold),
         daily_limits: MONEY_OUT_POLICY_FIELDS.daily_limits.default(DEFAULT_MONEY_OUT_POLICY.daily_limits),
         claim_review_threshold: MONEY_OUT_POLICY_FIELDS.claim_review_threshold.default(DEFAULT_MONEY_OUT_POLICY.claim_review_threshold),
+        settlement: MONEY_OUT_POLICY_FIELDS.settlement.default(DEFAULT_MONEY_OUT_POLICY.settlement),
       },
       { error: "moneyOut must be an object, e.g. { cooling_off_minutes: 1440 } (docs/money-out.md#money-out-policy)" }
     )
@@ -123,6 +196,9 @@ const LOOSENS: { [Field in MoneyOutPolicyField]: (from: MoneyOutPolicy[Field], t
   // Loosened when any coin's limit is removed or raised (a coin newly limited tightens).
   daily_limits: (from, to) => Object.entries(from).some(([coin, limit]) => raisesAmount(limit, to[coin] ?? null)),
   claim_review_threshold: raisesAmount,
+  // Settlement sends money on its own: any change but removing a coin's conversion or sweep loosens.
+  settlement: (from, to) =>
+    Object.entries(to).some(([coin, rule]) => (["convert", "sweep"] as const).some((part) => rule[part] !== null && !sameValue(rule[part], from[coin]?.[part] ?? null))),
 }
 
 /** One stored change of one field (`crypto_policy_change`), as the policy reads it. */
@@ -200,10 +276,13 @@ export function planPolicyChanges(current: MoneyOutPolicy, patch: MoneyOutPolicy
   return planned
 }
 
-/** Two values of a field are the same (a limits object whatever the order of its coins). */
+/** A value with its objects' keys in order, at every depth. */
+const canonical = (value: unknown): unknown =>
+  typeof value === "object" && value !== null ? Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([key, inner]) => [key, canonical(inner)]) : value
+
+/** Two values of a field are the same (limits and rules whatever the order of their coins and members). */
 function sameValue(a: unknown, b: unknown): boolean {
-  const canonical = (value: unknown) => JSON.stringify(typeof value === "object" && value !== null ? Object.entries(value).sort(([x], [y]) => x.localeCompare(y)) : value)
-  return canonical(a) === canonical(b)
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
 }
 
 function loosening<Field extends MoneyOutPolicyField>(field: Field, from: MoneyOutPolicy[Field], to: MoneyOutPolicy[Field]): boolean {

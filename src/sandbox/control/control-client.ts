@@ -1,5 +1,6 @@
 import type { Delivery } from "../core/dispatcher"
 import type { Fault, FaultMode } from "../http/faults"
+import type { ExchangeBody } from "../http/views"
 import type { CashInState, InvoiceState, ShopSettingsState } from "./state-views"
 
 /** The part of `fetch` the control client uses: the global one, or the in-process transport's. */
@@ -89,6 +90,14 @@ export interface SandboxControl {
    * operation exists in `error`, the balance is not debited. Answers how many failures are pending.
    */
   failNextWithdrawals(options?: { count?: number }): Promise<{ pending: number }>
+  /**
+   * The gateway ends the shop's `processing` exchange now: `completed` (with `toAmount` another amount
+   * bought than quoted, else the quoted one) or `error` (nothing sent; the from amount is credited
+   * back). Answers the exchange as `GET /exchanges/{id}` shows it. Refused (422 on `status`) for an
+   * exchange that has ended, (422 on `to_amount`) for an amount finer than the coin or with `error`;
+   * 404 for an unknown or another shop's exchange.
+   */
+  finishExchange(id: string, options: { status: "completed" | "error"; toAmount?: string }): Promise<ExchangeBody>
   /** Money arrives at the shop's wallet directly (spec §2.2 `cash_in`): balance credited, an operation listed. */
   cashIn(options: { psysCid: string; amount: string }): Promise<CashInState>
   /**
@@ -183,6 +192,7 @@ export function createControlClient(options: ControlClientOptions): SandboxContr
     settle: (txnId) => call("POST", invoice(txnId, "settle")),
     expire: (txnId) => call("POST", invoice(txnId, "expire")),
     failNextWithdrawals: (o = {}) => call("POST", "/withdrawals/fail-next", defined({ count: o.count })),
+    finishExchange: (id, o) => call("POST", `/exchanges/${encodeURIComponent(id)}/finish`, defined({ status: o.status, to_amount: o.toAmount })),
     cashIn: (o) => call("POST", "/cash-in", { psys_cid: o.psysCid, amount: o.amount }),
     dropCallbacks: (o = {}) => call("POST", "/callbacks/drop", defined({ count: o.count, txn_id: o.txnId, event: o.event })),
     shopSettings: (o) =>

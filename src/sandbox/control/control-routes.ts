@@ -3,6 +3,7 @@ import type { SandboxCore } from "../core/sandbox-core"
 import type { SeedShop } from "../core/types"
 import { FAULT_MODES, type FaultInjector } from "../http/faults"
 import type { Reply, RequestContext, Route } from "../http/router"
+import { exchangeView } from "../http/views"
 import { cashInView, invoiceState, payInView, shopSettingsView } from "./state-views"
 
 export const CONTROL_PREFIX = "/_sandbox"
@@ -28,6 +29,9 @@ function count(ctx: RequestContext): number {
 }
 
 const CALLBACK_EVENTS = ["invoice", "pay_in"] as const
+
+/** How the control API may end an exchange (`exchanges/:id/finish`). */
+const EXCHANGE_ENDS = ["completed", "error"] as const
 
 /** The control API of the issue: exactly these routes. */
 export function controlRoutes(faults: FaultInjector): Route[] {
@@ -98,6 +102,21 @@ export function controlRoutes(faults: FaultInjector): Route[] {
         const invoice = ctx.core.requireInvoice(shop, ctx.path.txn_id)
         ctx.core.expireInvoice(invoice)
         return ok(invoiceState(ctx.core, invoice))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/exchanges/:id/finish`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        if (ctx.params.text("status", 64) === null) {
+          throw invalidAttribute("status", `"status" is required: one of ${EXCHANGE_ENDS.join(", ")}.`)
+        }
+        const exchange = ctx.core.finishExchange(shop, ctx.path.id, {
+          status: ctx.params.oneOf("status", EXCHANGE_ENDS, "completed"),
+          toAmount: ctx.params.decimal("to_amount"),
+        })
+        return ok(exchangeView(ctx.core, exchange))
       },
     },
     {

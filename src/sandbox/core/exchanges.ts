@@ -2,7 +2,7 @@ import { insufficientFunds, invalidAttribute, notFound } from "./errors"
 import { ids } from "./ids"
 import { Dec, roundDown, roundHalfUp, roundUp, str } from "./money"
 import type { SandboxStore } from "./store"
-import type { Exchange, SeedCoin, SeedShop } from "./types"
+import type { Exchange, ExchangeStatus, SeedCoin, SeedShop } from "./types"
 
 export interface ExchangeQuote {
   from: SeedCoin
@@ -50,9 +50,26 @@ export function quoteExchange(from: SeedCoin, to: SeedCoin, amount: { from: Dec 
   }
 }
 
-/** The exchange state machine: `processing` until `completes_at` on the sandbox clock, then `completed`. */
+/** The facts of each exchange status, in one table: whether it has ended, and whether the to coins went out (`tx_url`). */
+export const EXCHANGE_STATUS: Record<ExchangeStatus, { ended: boolean; sent: boolean }> = {
+  processing: { ended: false, sent: false },
+  completed: { ended: true, sent: true },
+  error: { ended: true, sent: false },
+}
+
+/** How the gateway ends an exchange before its time (control API `exchanges/:id/finish`). */
+export interface ExchangeOutcome {
+  status: "completed" | "error"
+  /** `completed` only: the amount actually bought, when it differs from the quote; null keeps the quote */
+  toAmount: Dec | null
+}
+
+/**
+ * The exchange state machine: `processing` until `completes_at` on the sandbox clock, then
+ * `completed`; an exchange that has ended (`completed`, or `error` through `finish`) never moves again.
+ */
 export function exchangeCompletes(exchange: Exchange, nowMs: number): boolean {
-  return exchange.status === "processing" && nowMs >= exchange.completes_at
+  return !EXCHANGE_STATUS[exchange.status].ended && nowMs >= exchange.completes_at
 }
 
 /** Exchanges (spec §2.8, §4.11): the from balance is debited at creation. */
@@ -99,6 +116,37 @@ export class Exchanges {
     if (exchange === undefined || exchange.shop_id !== shop.id) {
       throw notFound()
     }
+    return exchange
+  }
+
+  /**
+   * The gateway ends a `processing` exchange now, the ways a real one may (spec §2.8 leaves them open;
+   * the sandbox's reading): `completed` with the quoted amount or with `toAmount` bought instead, or
+   * `error`, which credits the from amount back to the shop's balance. 105 on `to_amount` for an
+   * amount finer than the to coin or given with `error`; 105 on `status` for an ended exchange.
+   */
+  finish(exchange: Exchange, outcome: ExchangeOutcome): Exchange {
+    if (outcome.toAmount !== null) {
+      if (outcome.status === "error") {
+        throw invalidAttribute("to_amount", "\"to_amount\" is only for status completed: an exchange in error buys nothing.")
+      }
+      const to = this.store.requireCoin(exchange.to_currency, "to_currency")
+      if (outcome.toAmount.lte(0) || outcome.toAmount.decimalPlaces() > to.precision) {
+        throw invalidAttribute("to_amount", `"to_amount" must be a positive decimal with at most ${to.precision} decimal places for ${to.psys_cid}.`)
+      }
+    }
+    if (EXCHANGE_STATUS[exchange.status].ended) {
+      throw invalidAttribute("status", `The exchange ${exchange.id} has already ended in status ${exchange.status}.`)
+    }
+    const now = this.store.clock.now()
+    exchange.status = outcome.status
+    exchange.finished_at = now
+    if (outcome.status === "error") {
+      this.store.addBalance(exchange.shop_id, exchange.from_currency, new Dec(exchange.from_amount))
+    } else if (outcome.toAmount !== null) {
+      exchange.to_amount = str(outcome.toAmount)
+    }
+    this.store.changed()
     return exchange
   }
 

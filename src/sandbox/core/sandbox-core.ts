@@ -2,7 +2,7 @@ import { SandboxClock } from "./clock"
 import { CashIns } from "./cash-ins"
 import { CallbackDispatcher, DEFAULT_RETRY, type CallbackFields, type CallbackSigner, type Delivery, type DropFilter, type RetryPolicy } from "./dispatcher"
 import { Deposits, type PayDepositInput } from "./deposits"
-import { Exchanges, exchangeLimits, type ExchangeQuote } from "./exchanges"
+import { Exchanges, exchangeLimits, type ExchangeOutcome, type ExchangeQuote } from "./exchanges"
 import { ids } from "./ids"
 import { STATUS_CODES } from "./invoice-machine"
 import { Invoices, actualCommission, type CreateInvoiceInput, type PayInput } from "./invoices"
@@ -15,7 +15,7 @@ import { Withdrawals, networkFee, withdrawalTotal, type WithdrawInput } from "./
 
 export type { CreateInvoiceInput, PayInput } from "./invoices"
 export { DEFAULT_EXPIRE_MIN } from "./invoices"
-export type { ExchangeQuote } from "./exchanges"
+export type { ExchangeOutcome, ExchangeQuote } from "./exchanges"
 export type { OperationRecord } from "./operations"
 export { operationId, operationSubject } from "./operations"
 
@@ -297,6 +297,12 @@ export class SandboxCore {
   exchange(shop: SeedShop, id: string): Exchange {
     this.tick()
     return this.exchanges.get(shop, id)
+  }
+
+  /** The gateway ends the shop's `processing` exchange now: completed (maybe with another amount) or error (see `Exchanges.finish`). */
+  finishExchange(shop: SeedShop, id: string, outcome: ExchangeOutcome): Exchange {
+    this.tick()
+    return this.exchanges.finish(this.exchanges.get(shop, id), outcome)
   }
 
   // ---- clock and state -----------------------------------------------------------------------

@@ -180,6 +180,9 @@ export interface PayIn {
   finished_at: number | null
 }
 
+/** An exchange's status: `processing` until it ends, `completed` (sent) or `error` (the from coins returned). */
+export type ExchangeStatus = "processing" | "completed" | "error"
+
 export interface Exchange {
   id: string
   shop_id: string
@@ -190,7 +193,8 @@ export interface Exchange {
   rate: string
   fee: string
   to_address: string
-  status: "processing" | "completed"
+  status: ExchangeStatus
+  /** the transaction of a `completed` exchange (unused otherwise: an exchange in `error` sent nothing) */
   txid: string
   created_at: number
   completes_at: number

@@ -1,10 +1,11 @@
 import { LosslessNumber, stringify } from "lossless-json"
 
 import { signCallback } from "../../gateway/core/callbacks"
+import { EXCHANGE_STATUS } from "../core/exchanges"
 import { STATUS_CODES, figures } from "../core/invoice-machine"
 import { Dec, str, sum } from "../core/money"
 import type { OperationRecord, SandboxCore } from "../core/sandbox-core"
-import type { CashIn, ChainTx, Exchange, FeePlan, Invoice, SeedCoin, SeedShop, Withdrawal } from "../core/types"
+import type { CashIn, ChainTx, Exchange, ExchangeStatus, FeePlan, Invoice, SeedCoin, SeedShop, Withdrawal } from "../core/types"
 
 /** A JSON value; `LosslessNumber` is written as its exact number text (never through a float). */
 export type JsonValue = string | number | boolean | null | LosslessNumber | JsonValue[] | { [key: string]: JsonValue }
@@ -377,8 +378,26 @@ export function currencyEntry(core: SandboxCore, coin: SeedCoin, shop: SeedShop,
   }
 }
 
+/** An exchange as `GET /exchanges/{id}` (and the control API's `finish`) answers it. */
+export type ExchangeBody = {
+  id: string
+  status: ExchangeStatus
+  from_currency: string
+  to_currency: string
+  from_amount: string
+  to_amount: string
+  rate: string
+  fee: string
+  fee_currency: string
+  to_address: string
+  /** set once the to coins went out (`completed`); null while `processing` and in `error` */
+  tx_url: string | null
+  created_at_utc: number
+  finished_at_utc: number | null
+}
+
 /** The sandbox's exchange bodies (spec §2.8 shows none; see README). */
-export function exchangeView(core: SandboxCore, e: Exchange): JsonObject {
+export function exchangeView(core: SandboxCore, e: Exchange): ExchangeBody {
   const to = core.requireCoin(e.to_currency, "to_currency")
   return {
     id: e.id,
@@ -391,7 +410,7 @@ export function exchangeView(core: SandboxCore, e: Exchange): JsonObject {
     fee: e.fee,
     fee_currency: e.from_currency,
     to_address: e.to_address,
-    tx_url: e.status === "completed" ? core.txUrl(to, e.txid) : null,
+    tx_url: EXCHANGE_STATUS[e.status].sent ? core.txUrl(to, e.txid) : null,
     created_at_utc: seconds(e.created_at),
     finished_at_utc: e.finished_at === null ? null : seconds(e.finished_at),
   }

@@ -8,7 +8,7 @@ import { sessionAmountToDecimalString } from "../../core/money"
 import { isCryptoInvoiceSessionState, isForwardMove, isTerminalSessionStatus, type CryptoInvoiceSessionState } from "../../core/payment/payment-state"
 import { invoiceAttentions, orderWaitingAttention, protectedOrderAttention, type HandChange, type InvoiceBeforeSync } from "../../core/books/attention"
 import { failureReason } from "../../core/errors"
-import { CryptoEvents, type CryptoMoneyEvent } from "../../core/events"
+import { CRYPTO_SETTLEMENT_REQUESTED, CryptoEvents, type CryptoMoneyEvent } from "../../core/events"
 import { receivedFiatValue, waitingOutcome, type AssessmentFields } from "../../core/payment/invoice-chain"
 import type { OrderOutcome } from "../../core/config/order-rules"
 import type { AssessedCryptoInvoice, CryptoInvoiceAssessment, CryptoInvoiceState } from "./assess-crypto-invoice"
@@ -184,6 +184,13 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
       .emit({ name: CryptoEvents.PAYMENT_RECEIVED, data })
       .catch((error: unknown) => deps.logger.warn(`crypto invoice ${invoice.order_number}: could not emit ${CryptoEvents.PAYMENT_RECEIVED}: ${failureReason(error)}`))
   }
+  // Its money became final: the merchant's settlement rules apply on a worker (docs/money-out.md#settlement).
+  if (assessment.settlement !== undefined) {
+    await container
+      .resolve<IEventBusModuleService>(Modules.EVENT_BUS)
+      .emit({ name: CRYPTO_SETTLEMENT_REQUESTED, data: assessment.settlement })
+      .catch((error: unknown) => deps.logger.warn(`crypto invoice ${invoice.order_number}: could not emit ${CRYPTO_SETTLEMENT_REQUESTED}: ${failureReason(error)}`))
+  }
   if (input.callback_id !== null) {
     await markCryptoCallbackProcessed(resolveCryptoModule(container), input.callback_id, applied.outcome)
   }
@@ -192,7 +199,7 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
 
 /** The assessment of an invoice that exists at the gateway (every field set), else undefined. */
 function seenFields(input: CryptoInvoiceAssessment): AssessmentFields | undefined {
-  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money, capture_received, top_ups: _topUps, pay_rest_hours: _hours, protect_order_status: _protect, order_outcomes: _outcomes, ...amounts } = input
+  const { kind, session_status, gateway_status, active_txn_id, siblings_with_money, capture_received, top_ups: _topUps, pay_rest_hours: _hours, protect_order_status: _protect, order_outcomes: _outcomes, settlement: _settlement, ...amounts } = input
   if (kind === null || session_status === null || gateway_status === null || active_txn_id === null) return undefined
   return { ...amounts, kind, session_status, gateway_status, active_txn_id, capture_received: capture_received ?? false, siblings_with_money: siblings_with_money ?? [] }
 }

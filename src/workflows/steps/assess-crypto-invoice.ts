@@ -14,6 +14,8 @@ import { resolveCryptoProvider } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import type { FoundCryptoInvoiceGroup } from "./find-crypto-invoice-group"
+import type { CryptoSettlementRequestedEvent } from "../../core/events"
+import { settlementOfInvoice } from "../../core/money-out/settlement"
 
 /**
  * The gateway's word on one invoice chain, mapped; plain strings so the workflow can store it.
@@ -32,6 +34,8 @@ export type CryptoInvoiceAssessment = { invoice_id: string } & { [K in keyof Ass
   protect_order_status?: boolean
   /** The outcome rules in force (docs/books.md#order-rules); absent = today's behaviour. */
   order_outcomes?: OrderOutcomeRules
+  /** Its money became final with this reading: the settlement rules apply to it (docs/money-out.md#settlement). */
+  settlement?: CryptoSettlementRequestedEvent
 }
 
 type CryptoInvoiceRow = Awaited<ReturnType<CryptoModuleService["retrieveCryptoInvoice"]>>
@@ -188,6 +192,7 @@ export const assessCryptoInvoiceStep = createStep(
         currency: fields.currency ?? (fields.psys_cid === null ? invoice.currency : null),
         siblings_with_money: siblings,
         ...(group.topUps.length > 0 ? { top_ups: group.topUps } : {}),
+        ...settlementOfInvoice(invoice, { ...fields, psys_cid: psysCid }, group.books[0].books.commission),
         pay_rest_hours: options.payRestHours,
         protect_order_status: options.protectOrderStatus,
         order_outcomes: options.orderOutcomes,

@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto"
-import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type { IEventBusModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { orderNumberBase } from "../../core/payment/order-number"
+import { failureReason } from "../../core/errors"
+import { CRYPTO_SETTLEMENT_REQUESTED } from "../../core/events"
+import { settlementOfPayIn } from "../../core/money-out/settlement"
 import { markCryptoCallbackProcessed } from "./mark-crypto-callback-processed"
 import { raiseCryptoAttentions } from "./raise-crypto-attention"
 
@@ -69,7 +72,15 @@ export const findCryptoInvoiceGroupStep = createStep(findCryptoInvoiceGroupStepI
   const callback = await cryptoModule.retrieveCryptoCallback(input.callback_id)
   const fields = callback.fields as Record<string, unknown>
   if (callback.ipn_type === "pay_in") {
-    await raiseUnmatchedPayIn(container, callback)
+    const settlement = (await raiseUnmatchedPayIn(container, callback)) ? settlementOfPayIn(callback) : null
+    // A customer's completed deposit: the merchant's settlement rules apply on a worker
+    // (docs/money-out.md#settlement); money no customer explains stays as it is until someone decides.
+    if (settlement !== null) {
+      await container
+        .resolve<IEventBusModuleService>(Modules.EVENT_BUS)
+        .emit({ name: CRYPTO_SETTLEMENT_REQUESTED, data: settlement })
+        .catch((error: unknown) => container.resolve<Logger>(ContainerRegistrationKeys.LOGGER).warn(`crypto pay_in ${callback.txn_id}: could not emit ${CRYPTO_SETTLEMENT_REQUESTED}: ${failureReason(error)}`))
+    }
     await markCryptoCallbackProcessed(cryptoModule, callback.id, "recorded")
     return new StepResponse<FoundCryptoInvoiceGroup>({ callback_id: callback.id, invoice: null, lock: null, outcome: "recorded", callback_fields: null })
   }
@@ -99,14 +110,14 @@ type StoredCallback = Awaited<ReturnType<CryptoModuleService["retrieveCryptoCall
 
 /**
  * A deposit address is made for a Medusa customer (its id is the uid, Crypto → Deposits): a pay_in
- * whose uid is no customer is money nobody's account explains.
+ * whose uid is no customer is money nobody's account explains. True when a customer's.
  */
-async function raiseUnmatchedPayIn(container: MedusaContainer, callback: StoredCallback): Promise<void> {
+async function raiseUnmatchedPayIn(container: MedusaContainer, callback: StoredCallback): Promise<boolean> {
   const fields = callback.fields as Record<string, unknown>
   const text = (key: string) => (typeof fields[key] === "string" && fields[key] !== "" ? (fields[key] as string) : null)
   const uid = text("deposit_uid")
   if (uid !== null && (await isCustomer(container, uid))) {
-    return
+    return true
   }
   await raiseCryptoAttentions(container, [
     {
@@ -126,6 +137,7 @@ async function raiseUnmatchedPayIn(container: MedusaContainer, callback: StoredC
       },
     },
   ])
+  return false
 }
 
 async function isCustomer(container: MedusaContainer, uid: string): Promise<boolean> {

@@ -76,6 +76,16 @@ export const KIND_LABELS: Record<AdminCryptoAttentionKind, KindText> = {
     sentence: (item) =>
       `The invoice of ${orderName(item)} ended ${evidenceText(item, "outcome")?.replace("_", " ") ?? "unresolved"}; your order rules keep the order waiting: capture, cancel or keep it in the order, then mark this resolved.`,
   },
+  settlement_failed: {
+    title: "Settlement not made",
+    sentence: (item) =>
+      `Your settlement rules asked to ${evidenceText(item, "part") === "sweep" ? "sweep the balance" : "convert"} of ${item.psys_cid ?? "a coin"} after ${evidenceText(item, "received") ?? "a payment"} arrived, and it could not be made: ${evidenceText(item, "reason") ?? "no reason given"}. The coins stay at the gateway; convert or withdraw them yourself, or fix the rule, then mark this resolved.`,
+  },
+  exchange_failed: {
+    title: "Exchange did not end as quoted",
+    sentence: (item) =>
+      `An exchange of ${evidenceText(item, "from_amount") ?? ""} ${item.psys_cid ?? ""} into ${evidenceText(item, "to_currency") ?? "another coin"}${item.evidence.settlement === true ? " (settlement)" : ""}: ${evidenceText(item, "reason") ?? "it failed"}. Check it at the gateway, then mark this resolved.`,
+  },
   withdrawal_unknown: {
     title: "Withdrawal: outcome unknown",
     sentence: () => `The gateway did not confirm a withdrawal. ${money}`,

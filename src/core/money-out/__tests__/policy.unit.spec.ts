@@ -32,11 +32,11 @@ describe("the deployment's policy (medusa-config moneyOut)", () => {
   const base = { apiKey: "key", baseUrl: "http://gateway.test" }
 
   it("keeps the address book on with 24 hours of cooling-off when nothing is set", () => {
-    expect(parseCryptoOptions(base).moneyOut).toEqual({ address_book: true, cooling_off_minutes: 1440, approval_threshold: null, daily_limits: {}, claim_review_threshold: null })
+    expect(parseCryptoOptions(base).moneyOut).toEqual({ address_book: true, cooling_off_minutes: 1440, approval_threshold: null, daily_limits: {}, claim_review_threshold: null, settlement: {} })
   })
 
   it("takes a shorter cooling-off and keeps the address book on", () => {
-    expect(parseCryptoOptions({ ...base, moneyOut: { cooling_off_minutes: 0 } }).moneyOut).toEqual({ address_book: true, cooling_off_minutes: 0, approval_threshold: null, daily_limits: {}, claim_review_threshold: null })
+    expect(parseCryptoOptions({ ...base, moneyOut: { cooling_off_minutes: 0 } }).moneyOut).toEqual({ address_book: true, cooling_off_minutes: 0, approval_threshold: null, daily_limits: {}, claim_review_threshold: null, settlement: {} })
   })
 
   it("names the option of a wrong value", () => {

@@ -12,6 +12,8 @@ export const CRYPTO_ATTENTION_KINDS = [
   "callback_failed",
   "protected_order",
   "order_waiting",
+  "settlement_failed",
+  "exchange_failed",
 ] as const
 export type CryptoAttentionKind = (typeof CRYPTO_ATTENTION_KINDS)[number]
 
