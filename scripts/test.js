@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: every test type (unit, contract, HTTP) in one jest run, results also written as JSON to
-// .test-results/jest.json, then one closing line "N passed, N failed" (CI reads that line, not jest's
-// own summary). Extra arguments go to jest, e.g. `npm test -- src/gateway`.
+// .test-results/jest.json (or the file TEST_RESULTS_FILE names: CI's second run on Node 22), then
+// one closing line "N passed, N failed" (CI reads that line, not jest's own summary). Extra
+// arguments go to jest, e.g. `npm test -- src/gateway`.
 const { spawnSync } = require("child_process")
 const fs = require("fs")
 const path = require("path")
 const { summarize } = require("./test-summary")
 
 const root = path.resolve(__dirname, "..")
-const outputFile = path.join(root, ".test-results", "jest.json")
+const outputFile = path.resolve(root, process.env.TEST_RESULTS_FILE || path.join(".test-results", "jest.json"))
 fs.mkdirSync(path.dirname(outputFile), { recursive: true })
 fs.rmSync(outputFile, { force: true })
 

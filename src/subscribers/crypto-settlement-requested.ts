@@ -40,7 +40,12 @@ export async function settleCryptoReceipt(container: MedusaContainer, input: Cry
       return { failed: reason }
     }
   }
-  const convert = await attempt("convert", async () => (await convertCryptoReceiptWorkflow(container).run({ input })).result)
+  const convert = await attempt("convert", async () => {
+    const { result } = await convertCryptoReceiptWorkflow(container).run({ input })
+    // Answered in error at once (spec §4.11): nothing was exchanged; the merchant decides.
+    if (result.status === "error") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `the gateway answered the exchange ${result.id} in error: nothing was exchanged`)
+    return result
+  })
   const sweep = await attempt("sweep", async () => (await sweepCryptoBalanceWorkflow(container).run({ input })).result)
   return { convert, sweep }
 }

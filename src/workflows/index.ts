@@ -15,3 +15,4 @@ export { notifyCryptoShopperWorkflow, notifyCryptoShopperWorkflowId } from "./no
 export type { NotifyCryptoShopperInput, NotifiedCryptoShopper } from "./steps/notify-crypto-shopper"
 export { snapshotCryptoBalancesWorkflow, snapshotCryptoBalancesWorkflowId } from "./snapshot-crypto-balances"
 export type { SnapshotCryptoBalancesInput } from "./snapshot-crypto-balances"
+export { convertCryptoReceiptWorkflow, convertCryptoReceiptWorkflowId, sweepCryptoBalanceWorkflow, sweepCryptoBalanceWorkflowId } from "./settle-crypto-receipt"

@@ -140,9 +140,15 @@ export const MONEY_OUT_POLICY_FIELDS = {
     { error: 'daily_limits must be an object of coin ID → amount in the store currency, e.g. { "BTC": "5000" }' }
   ),
   claim_review_threshold: storeAmount("claim_review_threshold").nullable(),
-  settlement: z.record(z.string().trim().regex(COIN_ID_PATTERN, 'settlement: each key must be a coin ID (psys_cid) such as "BTC"'), settlementRule, {
-    error: 'settlement must be an object of coin ID → rule, e.g. { "BTC": { "convert": null, "sweep": { "threshold": "0.5", "to_address": "bc1…" } } }',
-  }),
+  settlement: z
+    .record(z.string().trim().regex(COIN_ID_PATTERN, 'settlement: each key must be a coin ID (psys_cid) such as "BTC"'), settlementRule, {
+      error: 'settlement must be an object of coin ID → rule, e.g. { "BTC": { "convert": null, "sweep": { "threshold": "0.5", "to_address": "bc1…" } } }',
+    })
+    .superRefine((rules, ctx) => {
+      for (const [coin, rule] of Object.entries(rules)) {
+        if (rule.convert?.to_currency === coin) ctx.addIssue({ code: "custom", message: `settlement: ${coin} cannot be converted into itself (convert.to_currency)` })
+      }
+    }),
 } satisfies { [Field in MoneyOutPolicyField]: z.ZodType<MoneyOutPolicy[Field]> }
 
 /** The fields in the order the admin shows them. */

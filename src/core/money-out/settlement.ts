@@ -17,38 +17,41 @@ import { statusFacts } from "../payment/payment-state"
 export const SETTLEMENT_ACTOR = "settlement"
 
 /**
- * The trigger an invoice's reading makes: its amount became final with it (spec §3; not before)
- * and it paid its order, in a known coin. What it credited the order is the amount received less
- * any overpayment (the shopper's until someone decides, docs/attention.md) and less the gateway's
- * commission (spec §2.1: it comes off what the shop is credited, whoever pays it). Money due back
- * (an underpayment, a late payment) is never settled. None when the money was already final before
- * (a later sync, a redelivery).
+ * What an invoice's reading credits its order, for the trigger the apply step makes when it captures
+ * the order's payment (docs/money-out.md#settlement): the money is final (spec §3) and the order
+ * took it. The amount received less any overpayment (the shopper's until someone decides,
+ * docs/attention.md) and less the gateway's commission (spec §2.1: it comes off what the shop is
+ * credited, whoever pays it). Money an order did not take (an abandoned invoice, an order a person
+ * canceled, an underpayment due back) is never captured, so never settled.
  */
 export function settlementOfInvoice(
-  before: { id: string; provider_id: string; gateway_status: string | null; commission: string | null },
+  invoice: { id: string; provider_id: string; commission: string | null },
   reading: { kind: string | null; gateway_status: string | null; psys_cid: string | null; received_amount: string | null; overpaid_amount: string | null },
   commission: string | null
 ): { settlement: CryptoSettlementRequestedEvent } | Record<string, never> {
-  if (reading.kind !== "paid" || !statusFacts(reading.gateway_status).amountFinal || statusFacts(before.gateway_status).amountFinal) return {}
+  if (reading.kind !== "paid" || !statusFacts(reading.gateway_status).amountFinal) return {}
   if (reading.psys_cid === null || reading.received_amount === null) return {}
   const credited = exact(reading.received_amount)
     .minus(reading.overpaid_amount ?? "0")
-    .minus(commission ?? before.commission ?? "0")
+    .minus(commission ?? invoice.commission ?? "0")
   if (!credited.gt(0)) return {}
-  return { settlement: { provider_id: before.provider_id, psys_cid: reading.psys_cid, subject_id: before.id, amount: credited.toFixed() } }
+  return { settlement: { provider_id: invoice.provider_id, psys_cid: reading.psys_cid, subject_id: invoice.id, amount: credited.toFixed() } }
 }
 
 /**
  * The trigger of a customer's deposit (spec §6.2): its `completed` callback, what it credited
- * (`amount` less `invoice_commission`). None before it completes or without a coin and amount.
+ * (`amount` less `invoice_commission`). None before it completes, without a coin and amount, or
+ * without the commission (a pay_in read back from the operations list names none: what it credited
+ * is not known, so it is left as it is).
  */
 export function settlementOfPayIn(callback: { provider_id: string; status: string | null; txn_id: string | null; fields: unknown }): CryptoSettlementRequestedEvent | null {
   const fields = typeof callback.fields === "object" && callback.fields !== null ? (callback.fields as Record<string, unknown>) : {}
   const decimal = (key: string): string | null => (typeof fields[key] === "string" && /^\d+(\.\d+)?$/.test(fields[key] as string) ? (fields[key] as string) : null)
   const psysCid = typeof fields.psys_cid === "string" && fields.psys_cid !== "" ? fields.psys_cid : null
   const amount = decimal("amount")
-  if (callback.status !== "completed" || callback.txn_id === null || psysCid === null || amount === null) return null
-  const credited = exact(amount).minus(decimal("invoice_commission") ?? "0")
+  const commission = decimal("invoice_commission")
+  if (callback.status !== "completed" || callback.txn_id === null || psysCid === null || amount === null || commission === null) return null
+  const credited = exact(amount).minus(commission)
   return credited.gt(0) ? { provider_id: callback.provider_id, psys_cid: psysCid, subject_id: `pay_in:${callback.txn_id}`, amount: credited.toFixed() } : null
 }
 

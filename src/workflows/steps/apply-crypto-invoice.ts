@@ -169,7 +169,8 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
   // The payment is captured now (the order placed): `crypto.payment.received` (docs/events.md), once,
   // on this move under the invoice's lock; a later sync of the captured invoice emits nothing. A
   // failure to emit is logged, never thrown: the capture stays, only the shopper's message is missed.
-  if (applied.outcome === "applied" && applied.session_status === "captured" && before.session_status !== "captured") {
+  const capturedNow = applied.outcome === "applied" && applied.session_status === "captured" && before.session_status !== "captured"
+  if (capturedNow) {
     const data: CryptoMoneyEvent = {
       id: invoice.id,
       provider_id: invoice.provider_id,
@@ -184,8 +185,8 @@ export const applyCryptoInvoiceStep = createStep(applyCryptoInvoiceStepId, async
       .emit({ name: CryptoEvents.PAYMENT_RECEIVED, data })
       .catch((error: unknown) => deps.logger.warn(`crypto invoice ${invoice.order_number}: could not emit ${CryptoEvents.PAYMENT_RECEIVED}: ${failureReason(error)}`))
   }
-  // Its money became final: the merchant's settlement rules apply on a worker (docs/money-out.md#settlement).
-  if (assessment.settlement !== undefined) {
+  // The order took its money: the merchant's settlement rules apply on a worker (docs/money-out.md#settlement), once, on this move.
+  if (capturedNow && assessment.settlement !== undefined) {
     await container
       .resolve<IEventBusModuleService>(Modules.EVENT_BUS)
       .emit({ name: CRYPTO_SETTLEMENT_REQUESTED, data: assessment.settlement })

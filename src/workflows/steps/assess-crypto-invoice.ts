@@ -34,7 +34,7 @@ export type CryptoInvoiceAssessment = { invoice_id: string } & { [K in keyof Ass
   protect_order_status?: boolean
   /** The outcome rules in force (docs/books.md#order-rules); absent = today's behaviour. */
   order_outcomes?: OrderOutcomeRules
-  /** Its money became final with this reading: the settlement rules apply to it (docs/money-out.md#settlement). */
+  /** What the reading credits the order, should the apply step capture it: the settlement rules' trigger (docs/money-out.md#settlement). */
   settlement?: CryptoSettlementRequestedEvent
 }
 

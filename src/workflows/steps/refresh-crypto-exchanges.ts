@@ -29,7 +29,12 @@ const boughtOf = (result: unknown): string | null => {
 export const refreshCryptoExchangesStep = createStep(refreshCryptoExchangesStepId, async (input: { limit: number }, { container }) => {
   const service = resolveCryptoModule(container)
   const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
-  const open = await service.listCryptoExchanges({ status: "created", exchange_id: { $ne: null } }, { take: input.limit, order: { sent_at: "ASC" } })
+  // At most `limit` a run, a window that moves on every minute over all the open ones: an exchange
+  // that stays open for long never holds up the others.
+  const openIds = (await service.listCryptoExchanges({ status: "created", exchange_id: { $ne: null } }, { select: ["id"], order: { id: "ASC" } })).map((row) => row.id)
+  const start = openIds.length <= input.limit ? 0 : (Math.floor(Date.now() / 60_000) * input.limit) % openIds.length
+  const window = [...openIds, ...openIds].slice(start, start + Math.min(input.limit, openIds.length))
+  const open = window.length === 0 ? [] : await service.listCryptoExchanges({ id: window })
   let ended = 0
   let failed = 0
   for (const exchange of open) {

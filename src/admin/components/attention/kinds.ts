@@ -78,8 +78,12 @@ export const KIND_LABELS: Record<AdminCryptoAttentionKind, KindText> = {
   },
   settlement_failed: {
     title: "Settlement not made",
-    sentence: (item) =>
-      `Your settlement rules asked to ${evidenceText(item, "part") === "sweep" ? "sweep the balance" : "convert"} of ${item.psys_cid ?? "a coin"} after ${evidenceText(item, "received") ?? "a payment"} arrived, and it could not be made: ${evidenceText(item, "reason") ?? "no reason given"}. The coins stay at the gateway; convert or withdraw them yourself, or fix the rule, then mark this resolved.`,
+    sentence: (item) => {
+      const coin = item.psys_cid ?? "the coin"
+      const received = evidenceText(item, "received")
+      const what = evidenceText(item, "part") === "sweep" ? `sweep the ${coin} balance above its threshold` : `convert ${received === null ? "a payment" : `${received} ${coin}`}`
+      return `Your settlement rules asked to ${what} after money arrived, and it could not be done: ${evidenceText(item, "reason") ?? "no reason given"}. The coins stay at the gateway; convert or withdraw them yourself, or fix the rule, then mark this resolved.`
+    },
   },
   exchange_failed: {
     title: "Exchange did not end as quoted",
