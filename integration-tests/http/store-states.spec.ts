@@ -127,7 +127,7 @@ medusaIntegrationTestRunner({
     })
 
     describe("a publishable key of another sales channel", () => {
-      it("gets 404 Not found from the payment status, the coin list and the refresh of a cart outside its channels", async () => {
+      it("gets 404 naming the cart from the payment status, the coin list and the refresh of a cart outside its channels", async () => {
         const container = getContainer()
         const store = await createStore(container)
         const other = await createStore(container)
@@ -138,7 +138,7 @@ medusaIntegrationTestRunner({
         const renewed = await refresh(api, store, other)
 
         expect([status.status, coins.status, renewed.status]).toEqual([404, 404, 404])
-        expect(status.data.message).toBe("Not found")
+        for (const answer of [status, coins, renewed]) expect(answer.data.message).toBe(`No crypto payment found for cart ${store.cartId}: the cart does not exist, belongs to a sales channel this publishable key does not cover, or has no crypto payment session yet`)
         expect((await paymentStatus(api, store)).status).toBe(200)
       })
     })

@@ -87,15 +87,17 @@ medusaIntegrationTestRunner({
         expect((await getStatus(api, store)).data).toMatchObject({ order_id: orderId, invoice: { status: "completed", session_status: "captured", shopper_status: "paid", confirmations: { current: 3, required: 3 } } })
       })
 
-      it("answers 404 with the same body for an unknown cart and for a cart without a crypto invoice", async () => {
+      it("answers 404 in the same words, naming the cart it was asked for, for an unknown cart and for a cart without a crypto invoice", async () => {
         const store = await createCryptoStore(getContainer())
         const unknown = await getStatus(api, store, "cart_01UNKNOWN")
         const withoutInvoice = await getStatus(api, store)
+        const words = (cartId: string) =>
+          `No crypto payment found for cart ${cartId}: the cart does not exist, belongs to a sales channel this publishable key does not cover, or has no crypto payment session yet`
 
         expect(unknown.status).toBe(404)
         expect(withoutInvoice.status).toBe(404)
-        expect(withoutInvoice.data).toEqual(unknown.data)
-        expect(unknown.data.message).toBe("Not found")
+        expect(unknown.data).toEqual({ type: "not_found", message: words("cart_01UNKNOWN") })
+        expect(withoutInvoice.data).toEqual({ type: "not_found", message: words(store.cartId) })
       })
 
       it("refuses a request without cart_id, naming the field", async () => {
@@ -171,11 +173,11 @@ medusaIntegrationTestRunner({
         expect((await getStatus(api, store)).data.invoice.attempt).toBe(1)
       })
 
-      it("answers 404 Not found for a cart that is not ours", async () => {
+      it("answers 404 naming the cart for a cart that is not ours", async () => {
         const store = await createCryptoStore(getContainer())
         const refused = await refresh(api, store)
         expect(refused.status).toBe(404)
-        expect(refused.data.message).toBe("Not found")
+        expect(refused.data.message).toBe(`No crypto payment found for cart ${store.cartId}: the cart does not exist, belongs to a sales channel this publishable key does not cover, or has no crypto payment session yet`)
       })
     })
 

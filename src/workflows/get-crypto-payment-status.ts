@@ -8,7 +8,7 @@ export const getCryptoPaymentStatusWorkflowId = "get-crypto-payment-status"
 
 export interface GetCryptoPaymentStatusInput {
   cart_id: string
-  /** The sales channels of the request's publishable key: a cart outside them is "Not found". */
+  /** The sales channels of the request's publishable key: a cart outside them not found (404 naming the cart). */
   sales_channel_ids: string[]
 }
 

@@ -10,7 +10,7 @@ export const openCryptoTopUpWorkflowId = "open-crypto-top-up"
 
 export interface OpenCryptoTopUpWorkflowInput {
   cart_id: string
-  /** The sales channels of the request's publishable key: a cart outside them is "Not found". */
+  /** The sales channels of the request's publishable key: a cart outside them not found (404 naming the cart). */
   sales_channel_ids: string[]
 }
 

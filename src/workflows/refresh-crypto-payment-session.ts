@@ -9,7 +9,7 @@ export const refreshCryptoPaymentSessionWorkflowId = "refresh-crypto-payment-ses
 
 export interface RefreshCryptoPaymentSessionInput {
   cart_id: string
-  /** The sales channels of the request's publishable key: a cart outside them is "Not found". */
+  /** The sales channels of the request's publishable key: a cart outside them not found (404 naming the cart). */
   sales_channel_ids: string[]
   /** Another coin for the new invoice; the old invoice's coin when absent. */
   psys_cid?: string | undefined

@@ -23,19 +23,24 @@ export interface CartCryptoInvoice {
 }
 
 /**
- * One answer for "not ours": an unknown cart, a cart outside the publishable key's sales channels
- * and a cart without a crypto invoice look the same to a caller, so the route tells nobody which
- * carts exist.
+ * One answer for "not ours", naming the cart the caller sent: an unknown cart, a cart outside the
+ * publishable key's sales channels and a cart without a crypto invoice read the same, so the route
+ * tells nobody which carts exist, and a storefront developer sees which cart id it sent.
  */
-export const CART_NOT_FOUND_MESSAGE = "Not found"
+export function cartNotFound(cartId: string): MedusaError {
+  return new MedusaError(
+    MedusaError.Types.NOT_FOUND,
+    `No crypto payment found for cart ${cartId}: the cart does not exist, belongs to a sales channel this publishable key does not cover, or has no crypto payment session yet`
+  )
+}
 
 /**
  * A cart a storefront may read: it exists and belongs to one of the sales channels of the
- * request's publishable key (as Medusa scopes its own store routes). Else 404 "Not found".
+ * request's publishable key (as Medusa scopes its own store routes). Else 404 (cartNotFound).
  */
-export function assertCartInSalesChannels(cart: { sales_channel_id?: unknown } | undefined, salesChannelIds: readonly string[]): void {
+export function assertCartInSalesChannels(cartId: string, cart: { sales_channel_id?: unknown } | undefined, salesChannelIds: readonly string[]): void {
   if (cart === undefined || typeof cart.sales_channel_id !== "string" || !salesChannelIds.includes(cart.sales_channel_id)) {
-    throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
+    throw cartNotFound(cartId)
   }
 }
 
@@ -59,7 +64,7 @@ export const findCartCryptoInvoiceStep = createStep(
       filters: { id: input.cart_id },
     })
     const cart = carts[0]
-    assertCartInSalesChannels(cart, input.sales_channel_ids)
+    assertCartInSalesChannels(input.cart_id, cart, input.sales_channel_ids)
     const { data: rows } = await query.graph({
       entity: "crypto_invoice",
       fields: ["id", "attempt", "session_id", "provider_id", "payment_collection_id", "superseded_by", "session_status", "txn_id", "topup_of"],
@@ -71,7 +76,7 @@ export const findCartCryptoInvoiceStep = createStep(
       .map((invoice) => ({ ...invoice, attempt: Number(invoice.attempt), superseded_by: invoice.superseded_by ?? null }))
     const latest = [...invoices].sort((a, b) => b.attempt - a.attempt)[0]
     if (latest === undefined) {
-      throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
+      throw cartNotFound(input.cart_id)
     }
     const sessions: Array<{ id?: unknown } | null> = cart.payment_collection?.payment_sessions ?? []
     const liveSessionIds = sessions.map((session) => session?.id).filter((id): id is string => typeof id === "string")

@@ -24,7 +24,7 @@ export const listCryptoCurrenciesStep = createStep(
       filters: { id: input.cart_id },
     })
     const cart = carts[0]
-    assertCartInSalesChannels(cart, input.sales_channel_ids)
+    assertCartInSalesChannels(input.cart_id, cart, input.sales_channel_ids)
     const regionProviders: string[] = []
     for (const provider of (cart.region?.payment_providers ?? []) as Array<{ id?: unknown } | null>) {
       if (typeof provider?.id === "string" && isCryptoProviderId(provider.id)) regionProviders.push(provider.id)

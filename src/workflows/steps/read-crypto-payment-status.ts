@@ -10,7 +10,7 @@ import { shopperStatusOf, statusFacts } from "../../core/payment/payment-state"
 import { CRYPTO_MODULE } from "../../modules/crypto"
 import type CryptoModuleService from "../../modules/crypto/service"
 import type { CryptoAbandonedPayment, CryptoInvoiceStatus, CryptoPaymentRest, CryptoPaymentStatusResponse, CryptoTopUp } from "../../storefront/types"
-import { CART_NOT_FOUND_MESSAGE } from "./find-cart-crypto-invoice"
+import { cartNotFound } from "./find-cart-crypto-invoice"
 import { cartOrderCanceled } from "./open-crypto-top-up"
 
 /**
@@ -98,7 +98,7 @@ export const readCryptoPaymentStatusStep = createStep(
     const cryptoModule = container.resolve<CryptoModuleService>(CRYPTO_MODULE)
     const { data: carts } = await query.graph({ entity: "cart", fields: ["id", "payment_collection.status"], filters: { id: input.cart_id } })
     if (carts[0] === undefined) {
-      throw new MedusaError(MedusaError.Types.NOT_FOUND, CART_NOT_FOUND_MESSAGE)
+      throw cartNotFound(input.cart_id)
     }
     const { data: orderLinks } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: input.cart_id } })
     const rows = await cryptoModule.listCryptoInvoices({ cart_id: input.cart_id })

@@ -1,4 +1,4 @@
-import { assertCartInSalesChannels, CART_NOT_FOUND_MESSAGE } from "../find-cart-crypto-invoice"
+import { assertCartInSalesChannels, cartNotFound } from "../find-cart-crypto-invoice"
 import { networkOf, sessionSourceRate } from "../read-crypto-payment-status"
 import { isCryptoInvoiceStale, PAYMENT_STATUS_STALE_AFTER_MS } from "../refresh-stale-crypto-invoice"
 
@@ -44,17 +44,23 @@ describe("networkOf", () => {
 
 describe("assertCartInSalesChannels", () => {
   it("lets a cart of one of the publishable key's sales channels through", () => {
-    expect(() => assertCartInSalesChannels({ sales_channel_id: "sc_web" }, ["sc_app", "sc_web"])).not.toThrow()
+    expect(() => assertCartInSalesChannels("cart_1", { sales_channel_id: "sc_web" }, ["sc_app", "sc_web"])).not.toThrow()
   })
 
-  it("answers Not found for a cart of another sales channel, as for an unknown cart", () => {
-    expect(() => assertCartInSalesChannels({ sales_channel_id: "sc_other" }, ["sc_web"])).toThrow(CART_NOT_FOUND_MESSAGE)
-    expect(() => assertCartInSalesChannels(undefined, ["sc_web"])).toThrow(CART_NOT_FOUND_MESSAGE)
+  const notFound = "No crypto payment found for cart cart_1: the cart does not exist, belongs to a sales channel this publishable key does not cover, or has no crypto payment session yet"
+
+  it("names the cart it was asked for", () => {
+    expect(cartNotFound("cart_1").message).toBe(notFound)
   })
 
-  it("answers Not found for a cart without a sales channel, and for a key without any", () => {
-    expect(() => assertCartInSalesChannels({ sales_channel_id: null }, ["sc_web"])).toThrow(CART_NOT_FOUND_MESSAGE)
-    expect(() => assertCartInSalesChannels({ sales_channel_id: "sc_web" }, [])).toThrow(CART_NOT_FOUND_MESSAGE)
+  it("answers not found, naming the cart, for a cart of another sales channel, as for an unknown cart", () => {
+    expect(() => assertCartInSalesChannels("cart_1", { sales_channel_id: "sc_other" }, ["sc_web"])).toThrow(notFound)
+    expect(() => assertCartInSalesChannels("cart_1", undefined, ["sc_web"])).toThrow(notFound)
+  })
+
+  it("answers not found for a cart without a sales channel, and for a key without any", () => {
+    expect(() => assertCartInSalesChannels("cart_1", { sales_channel_id: null }, ["sc_web"])).toThrow(notFound)
+    expect(() => assertCartInSalesChannels("cart_1", { sales_channel_id: "sc_web" }, [])).toThrow(notFound)
   })
 })
 

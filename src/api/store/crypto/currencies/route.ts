@@ -5,7 +5,7 @@ import type { StoreCryptoCurrenciesResponse } from "../types"
 
 /**
  * The coins the shopper may pay a cart with, the cart total in each (cached rates), the coins not
- * offered for this cart and why (`unavailable`), and why there are none (`reason`). 404 "Not found"
+ * offered for this cart and why (`unavailable`), and why there are none (`reason`). 404 naming the cart (cartNotFound)
  * for a cart outside the publishable key's sales channels.
  */
 export const GET = async (req: MedusaStoreRequest<unknown, StoreGetCryptoCurrenciesType>, res: MedusaResponse<StoreCryptoCurrenciesResponse>): Promise<void> => {

@@ -9,7 +9,7 @@ import type { StoreCryptoPaymentStatusResponse } from "../types"
  * longer uses (`abandoned_payments`, never the cart's payment). Read from our mirror, re-read
  * from the gateway only when stale (docs/storefront.md, "How fresh is the payment status"). Never
  * cached: a shopper's browser or a CDN must not answer a poll with an old status.
- * 404 "Not found" for an unknown cart, a cart outside the publishable key's sales channels and a
+ * 404 naming the cart (cartNotFound) for an unknown cart, a cart outside the publishable key's sales channels and a
  * cart without a crypto invoice alike.
  */
 export const GET = async (req: MedusaStoreRequest<unknown, StoreGetCryptoPaymentStatusType>, res: MedusaResponse<StoreCryptoPaymentStatusResponse>): Promise<void> => {

@@ -6,7 +6,7 @@ import type { StoreCryptoPaymentStatusResponse } from "../../types"
 /**
  * Pay the rest of a cart's invoice that ended short (docs/attention.md#paying-the-rest): opens a
  * top-up invoice for the shortfall in the same coin, or answers the open one again. Answers as
- * GET /store/crypto/payment-status does, the top-up in `invoice.rest`; 404 "Not found" for a cart
+ * GET /store/crypto/payment-status does, the top-up in `invoice.rest`; 404 naming the cart (cartNotFound) for a cart
  * that is not ours (or outside the publishable key's sales channels), 400 not_allowed with the
  * reason when there is no rest to pay.
  */
