@@ -25,6 +25,16 @@ import {
   useTestGateway,
   withdrawal,
 } from "./helpers"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { asValue } from "@medusajs/framework/awilix"
+import type { ConfigModule } from "@medusajs/framework/types"
+import { signCallback } from "../../src/gateway"
+import { CRYPTO_MODULE } from "../../src/modules/crypto"
+import type CryptoModuleService from "../../src/modules/crypto/service"
+import { testCallbackFields } from "../../src/core/payment/test-callback"
+import type { AdminCryptoSettingsResponse, Serialized } from "../../src/api/admin/crypto/types"
+import { callbackRouteOf } from "./helpers"
 
 jest.setTimeout(300_000)
 
@@ -863,6 +873,129 @@ medusaIntegrationTestRunner({
         const malformed = await requestFailure(api.get("/store/crypto/refund-claims?token=short", headers))
         expect(malformed.status).toBe(400)
         expect(malformed.message).toContain("token")
+      })
+    })
+
+    describe("setting up in one sitting: the callback URL and its check (docs/troubleshooting.md#check-the-callback-url)", () => {
+      /** The URL the app's provider entries were configured with (`backendUrl`, integration-tests/app). */
+      const backendUrl = (): string => String(process.env.MPC_TEST_BACKEND_URL)
+      const cryptoModule = () => getContainer().resolve<CryptoModuleService>(CRYPTO_MODULE)
+      type Settings = Serialized<AdminCryptoSettingsResponse>["settings"]
+
+      beforeEach(async () => {
+        // Back to the provider's own options: the settings tests leave LTC as the only coin.
+        await admin().post(
+          "/admin/crypto/settings",
+          { accepted_coins: null, default_coin: null, invoice_lifetime_minutes: null, order_on_detection: null, underpaid_tolerance_percent: null },
+          auth
+        )
+      })
+      const endpoint = (settings: Settings, providerId: string) => settings.callback_endpoints.find((candidate) => candidate.provider_id === providerId)
+
+      /**
+       * Runs `action` while the app's configuration gives the provider entry `entryId` another
+       * `backendUrl`, as a deployment whose public URL leads elsewhere: the config module the routes
+       * read is swapped for a copy (the app reads its configuration at boot only), then put back.
+       */
+      async function withBackendUrl<T>(entryId: string, url: string, action: () => Promise<T>): Promise<T> {
+        const container = getContainer()
+        const config = container.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)
+        const payment = config.modules?.[Modules.PAYMENT] as { options: { providers: Array<{ id: string; options: Record<string, unknown> }> } }
+        const providers = payment.options.providers.map((provider) => (provider.id === entryId ? { ...provider, options: { ...provider.options, backendUrl: url } } : provider))
+        const changed: ConfigModule = { ...config, modules: { ...config.modules, [Modules.PAYMENT]: { ...payment, options: { ...payment.options, providers } } } }
+        container.register(ContainerRegistrationKeys.CONFIG_MODULE, asValue(changed))
+        try {
+          return await action()
+        } finally {
+          container.register(ContainerRegistrationKeys.CONFIG_MODULE, asValue(config))
+        }
+      }
+
+      /** An nginx that answers every request 404, as a proxy with no route to the store does; the requests it got. */
+      async function nginxAnswering404(): Promise<{ url: string; requests: Array<{ path: string; body: string }>; server: Server }> {
+        const requests: Array<{ path: string; body: string }> = []
+        const server = createServer((req, res) => {
+          const chunks: Buffer[] = []
+          req.on("data", (chunk: Buffer) => chunks.push(chunk))
+          req.on("end", () => {
+            requests.push({ path: req.url ?? "", body: Buffer.concat(chunks).toString("utf8") })
+            res.writeHead(404, { "content-type": "text/html", server: "nginx/1.25.3" })
+            res.end("<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+          })
+        })
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+        return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server }
+      }
+
+      it("shows each provider entry's callback URL, and the last verified callback once a paid checkout's callback arrived", async () => {
+        const before = await admin().get("/admin/crypto/settings", auth)
+        expect(endpoint(before.data.settings, CRYPTO_PROVIDER_ID)).toMatchObject({ callback_url: callbackRouteOf(backendUrl()) })
+        // The plain shop never sent a callback: its entry has none yet.
+        expect(endpoint(before.data.settings, PLAIN_PROVIDER_ID)).toEqual({
+          provider_id: PLAIN_PROVIDER_ID,
+          callback_url: `${backendUrl()}/hooks/crypto/crypto_plain?json=true`,
+          last_callback: null,
+        })
+
+        const startedAt = Date.now()
+        const store = await createCryptoStore(getContainer())
+        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "ETH" })
+        await gateway.control().pay(txnId)
+        await callbacksDeliveredAndProcessed(gateway.sandbox, getContainer())
+
+        const { data } = await admin().get("/admin/crypto/settings", auth)
+        const shown = endpoint(data.settings, CRYPTO_PROVIDER_ID)
+        expect(shown).toMatchObject({ callback_url: callbackRouteOf(backendUrl()), last_callback: { ipn_type: "invoice", txn_id: txnId, status: "completed" } })
+        const receivedAt = Date.parse(shown?.last_callback?.received_at ?? "")
+        expect(receivedAt).toBeGreaterThanOrEqual(startedAt - 1000)
+        expect(receivedAt).toBeLessThanOrEqual(Date.now())
+        expect(JSON.stringify(data)).not.toContain(gateway.shop.secretKey)
+      })
+
+      it("checks the callback URL against the running store: this store answered, and the test callback is not stored", async () => {
+        const { data } = await admin().post("/admin/crypto/settings/callback-check", {}, auth)
+        expect(data).toEqual({
+          provider_id: CRYPTO_PROVIDER_ID,
+          url: callbackRouteOf(backendUrl()),
+          answered_by_this_store: true,
+          status: 200,
+          detail: "This store answered: callbacks will arrive.",
+          elapsed_ms: expect.any(Number),
+        })
+        expect(JSON.stringify(data)).not.toContain(gateway.shop.secretKey)
+        expect(await cryptoModule().listCryptoCallbacks({ ipn_type: "test" })).toEqual([])
+      })
+
+      it("names what answered at a public URL that leads elsewhere: an nginx's 404 with its body", async () => {
+        const nginx = await nginxAnswering404()
+        try {
+          const { settings, check } = await withBackendUrl("crypto_plain", nginx.url, async () => ({
+            settings: (await admin().get("/admin/crypto/settings", auth)).data.settings,
+            check: (await admin().post("/admin/crypto/settings/callback-check", { provider_id: PLAIN_PROVIDER_ID }, auth)).data,
+          }))
+          const url = `${nginx.url}/hooks/crypto/crypto_plain?json=true`
+          // The page shows the URL the check posted to.
+          expect(endpoint(settings, PLAIN_PROVIDER_ID)).toMatchObject({ callback_url: url })
+          expect(check).toMatchObject({ provider_id: PLAIN_PROVIDER_ID, url, answered_by_this_store: false, status: 404 })
+          expect(check.detail).toMatch(/^Something else answered: HTTP 404 from nginx\/1\.25\.3: "<html> <head><title>404 Not Found<\/title><\/head>/)
+          expect(check.detail).toContain("<center>nginx</center>")
+          expect(nginx.requests).toEqual([{ path: "/hooks/crypto/crypto_plain?json=true", body: expect.stringContaining('"ipn_type":"test"') }])
+          expect(JSON.stringify({ check, requests: nginx.requests })).not.toContain(gateway.plainShop.secretKey)
+        } finally {
+          await new Promise((resolve) => nginx.server.close(resolve))
+        }
+      })
+
+      it("answers a signed test callback with its nonce and refuses one with a wrong signature (401); neither is stored", async () => {
+        const nonce = randomBytes(16).toString("hex")
+        const post = (secretKey: string) => {
+          const signed = signCallback(testCallbackFields(nonce), { secretKey, format: "json" })
+          return api.post(callbackRouteOf(""), signed.body, { headers: { "content-type": signed.contentType } })
+        }
+        const refused = await requestFailure(post("not-the-shops-key"))
+        expect(refused).toEqual({ status: 401, message: "Invalid callback signature" })
+        expect((await post(gateway.shop.secretKey)).data).toEqual({ test: true, provider_id: CRYPTO_PROVIDER_ID, txn_id: nonce })
+        expect(await cryptoModule().listCryptoCallbacks({ txn_id: nonce })).toEqual([])
       })
     })
   },

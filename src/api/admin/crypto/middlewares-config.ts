@@ -8,6 +8,7 @@ import {
   AdminCryptoRefundClaimsQuery,
   AdminCreateCryptoWithdrawal,
   AdminCryptoBalancesQuery,
+  AdminCryptoCallbackCheck,
   AdminCryptoCurrenciesQuery,
   AdminCryptoDepositCallbacksQuery,
   AdminCryptoDepositsQuery,
@@ -62,6 +63,7 @@ export const adminCryptoMiddlewares: MiddlewareRoute[] = [
   { matcher: "/admin/crypto/settings", methods: ["GET"], middlewares: [query(AdminCryptoProviderQuery)] },
   { matcher: "/admin/crypto/settings", methods: ["POST"], middlewares: [validateAndTransformBody(AdminUpdateCryptoSettings)] },
   { matcher: "/admin/crypto/settings/test", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoTestConnection)] },
+  { matcher: "/admin/crypto/settings/callback-check", methods: ["POST"], middlewares: [validateAndTransformBody(AdminCryptoCallbackCheck)] },
   // The "Needs attention" queue (docs/attention.md).
   { matcher: "/admin/crypto/attention", methods: ["GET"], middlewares: [query(AdminCryptoAttentionQuery)] },
   { matcher: "/admin/crypto/attention/:id/resolve", methods: ["POST"], middlewares: [validateAndTransformBody(AdminResolveCryptoAttention)] },

@@ -26,6 +26,7 @@ import type { CryptoAddressRecord, CryptoAttentionRecord, CryptoMoneyOutAuditRec
 import type { snapshotCryptoBalancesWorkflow } from "../../../workflows/snapshot-crypto-balances"
 import type { createCryptoExchangeWorkflow, CryptoExchangeRecord, reconcileCryptoWithdrawalWorkflow, refundCryptoAttentionWorkflow, resolveCryptoAttentionWorkflow, resolveCryptoExchangeWorkflow, resolveCryptoWithdrawalWorkflow, SentCryptoWithdrawal } from "../../../workflows/admin"
 import type { createCryptoRefundClaimWorkflow, revokeCryptoRefundClaimWorkflow } from "../../../workflows/admin/create-crypto-refund-claim"
+import type { checkCryptoCallbackUrlWorkflow } from "../../../workflows/admin/check-crypto-callback-url"
 import type { CRYPTO_SETTINGS_FIELDS } from "../../../workflows/admin/steps/upsert-crypto-settings"
 import type { CryptoSettingsView } from "./settings/route"
 import type { moneyOutPolicyOf } from "./money-out/policy/route"
@@ -166,6 +167,8 @@ export type AdminCryptoWithdrawalResolveResponse = { withdrawal: ResultOf<typeof
 export type AdminCryptoSettingsResponse = { settings: CryptoSettingsView }
 /** POST /admin/crypto/settings/test: always 200, `ok` says how it went. */
 export type AdminCryptoSettingsTestResponse = { provider_id: string; latency_ms: number; message: string } & ({ ok: true; coins: number } | { ok: false })
+/** POST /admin/crypto/settings/callback-check: always 200, `answered_by_this_store` says how it went (docs/troubleshooting.md#check-the-callback-url). */
+export type AdminCryptoCallbackCheckResponse = ResultOf<typeof checkCryptoCallbackUrlWorkflow>
 
 /**
  * A refund the customer claims, as GET /admin/crypto/refund-claims lists it

@@ -304,3 +304,7 @@ export const AdminUpdateCryptoSettings = z
     { message: "default_coin must be one of accepted_coins", path: ["default_coin"] }
   )
 export type AdminUpdateCryptoSettingsType = z.infer<typeof AdminUpdateCryptoSettings>
+
+/** POST /admin/crypto/settings/callback-check: which provider entry's callback URL (default: the first configured). */
+export const AdminCryptoCallbackCheck = z.object({ provider_id: z.string().optional() }).strict()
+export type AdminCryptoCallbackCheckType = z.infer<typeof AdminCryptoCallbackCheck>

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import type { Readable } from "node:stream"
 import { CallbackVerificationError, MAX_CALLBACK_BODY_BYTES, type CallbackFields, type CallbackValue } from "../../../gateway"
+import type { TestCallbackAnswer } from "../../../core/payment/test-callback"
 
 /** The body is larger than the callback limit (1 MiB): refused before it is all read. */
 export class CallbackBodyTooLargeError extends Error {
@@ -48,8 +49,11 @@ export interface CallbackRefusal {
   message: string
 }
 
-/** What the callback route answers the gateway: `{ received, duplicate }` once stored (200), else why not. */
-export type CallbackAnswer = { received: true; duplicate: boolean } | { message: string }
+/**
+ * What the callback route answers the gateway: `{ received, duplicate }` once stored (200), else why
+ * not; a verified test callback of the settings page's check gets its nonce back (TestCallbackAnswer).
+ */
+export type CallbackAnswer = { received: true; duplicate: boolean } | { message: string } | TestCallbackAnswer
 
 /**
  * What the route answers a callback the gateway's verifier (`verifyCallback`, the one verifier)

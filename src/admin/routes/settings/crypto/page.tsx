@@ -2,6 +2,7 @@ import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Badge, Button, Container, Heading, Input, Label, Select, Switch, Text, toast } from "@medusajs/ui"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
+import { CallbackUrls } from "../../../components/callback-urls"
 import { useCurrencies } from "../../../components/coin-select"
 import { QueryState, formatDate } from "../../../components/common"
 import { MoneyOutSection } from "../../../components/money-out-section"
@@ -108,6 +109,7 @@ const CryptoSettingsPage = () => {
               {test ? <Badge color={test.ok ? "green" : "red"}>{test.message}</Badge> : null}
             </div>
             <Text size="small" className="text-ui-fg-subtle">The secret key is set in the server's configuration (medusa-config.ts / environment) and never shown here.</Text>
+            <CallbackUrls endpoints={s.callback_endpoints} />
             <div className="flex flex-col gap-y-2">
               <Label>{FIELD_LABELS.accepted_coins} {form.accepted.length === 0 ? "(none selected: every coin enabled for the shop)" : `(${form.accepted.length})`}</Label>
               <QueryState isLoading={currencies.isLoading} error={currencies.error ? errorMessage(currencies.error) : null} onRetry={() => currencies.refetch()} isEmpty={coins.length === 0} emptyText="The gateway lists no coins.">

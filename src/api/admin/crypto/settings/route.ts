@@ -1,8 +1,9 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { updateCryptoSettingsWorkflow } from "../../../../workflows/admin"
-import { resolveCryptoProvider } from "../../../../core/config/provider-entry"
+import { invoiceCallbackUrl } from "../../../../workflows/admin/steps/check-crypto-callback-url"
+import { listCryptoProviderEntries, resolveCryptoProvider } from "../../../../core/config/provider-entry"
 import { readOrderOutcomes, readOrderRules } from "../../../../core/config/order-rules"
 import { readStoredSettings, type SettingChange } from "../../../../core/config/settings"
 import { resolveCryptoModule } from "../../../../modules/crypto"
@@ -43,7 +44,42 @@ async function describeSettings(scope: MedusaContainer, providerId?: string) {
     defaults: view(entry.options),
     effective: view(effective),
     changes: await recentChanges(scope, entry.providerId),
+    callback_endpoints: await callbackEndpoints(scope),
   }
+}
+
+/** The newest verified callback of a provider entry, as the settings page shows it. */
+export interface LastVerifiedCallbackView {
+  received_at: string
+  ipn_type: string | null
+  txn_id: string | null
+  status: string | null
+}
+
+/**
+ * Per configured provider entry: the callback URL to paste into the gateway's Status URL (the one
+ * its invoices carry, null without `backendUrl`) and the newest verified callback it received
+ * (docs/troubleshooting.md#check-the-callback-url). Delivered callbacks only (`json`, `form`): a
+ * pay_in read back from the gateway (`operation`) did not come through the URL. One indexed read of
+ * one row per entry, all at once; a store has one or two entries.
+ */
+async function callbackEndpoints(scope: MedusaContainer): Promise<Array<{ provider_id: string; callback_url: string | null; last_callback: LastVerifiedCallbackView | null }>> {
+  const entries = listCryptoProviderEntries(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
+  const cryptoModule = resolveCryptoModule(scope)
+  return Promise.all(
+    entries.map(async (entry) => {
+      const [last] = await cryptoModule.listCryptoCallbacks(
+        { provider_id: entry.providerId, format: ["json", "form"] },
+        { select: ["created_at", "ipn_type", "txn_id", "status"], order: { created_at: "DESC" }, take: 1 }
+      )
+      return {
+        provider_id: entry.providerId,
+        callback_url: invoiceCallbackUrl(entry),
+        last_callback:
+          last === undefined ? null : { received_at: new Date(last.created_at).toISOString(), ipn_type: last.ipn_type, txn_id: last.txn_id, status: last.status },
+      }
+    })
+  )
 }
 
 /** How many saves the settings page lists (newest first). */

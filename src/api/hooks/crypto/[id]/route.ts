@@ -6,12 +6,15 @@ import { CALLBACK_EVENT_OPTIONS, CRYPTO_CALLBACK_RECEIVED, type CryptoCallbackRe
 import { providerIdFor, resolveCryptoProviderEntry, type CryptoProviderEntry } from "../../../../core/config/provider-entry"
 import { verifyCallback, type VerifiedCallback } from "../../../../gateway"
 import { resolveCryptoModule } from "../../../../modules/crypto"
+import { isTestCallback, testCallbackAnswer } from "../../../../core/payment/test-callback"
 import { callbackContentHash, callbackRefusal, callbackSummary, CallbackBodyTooLargeError, readRawBody, type CallbackAnswer } from "../callback-request"
 
 /**
  * The gateway's callback URL: `POST /hooks/crypto/<provider entry id>?json=true` (spec §6).
  *
  * 401/400 at once for a forged or malformed body (only a log line, never the body or the key);
+ * 200 with its nonce for a verified test callback, which is not a delivery and is not stored
+ * (src/workflows/admin/test-callback.ts);
  * 200 as soon as the verified delivery is durably stored: one atomic insert, a redelivery one
  * atomic count (`storeCryptoCallback`), no lock, no workflow. Processing (a gateway re-read, then
  * Medusa's workflows) is handed to the event bus: `crypto.callback.received`, whose subscriber
@@ -62,6 +65,14 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse<CallbackAnswe
   }
 
   const { fields, format } = callback
+  // The settings page's "Check the callback URL" (docs/troubleshooting.md#check-the-callback-url): a
+  // verified test callback proves this store answers at its public URL; it is not a delivery, so it
+  // is answered with its nonce and stored and emitted nowhere.
+  if (isTestCallback(fields)) {
+    logger.info(`crypto callback check: a test callback for provider ${entry.providerId} reached this store`)
+    res.status(200).json(testCallbackAnswer(entry.providerId, fields))
+    return
+  }
   const stored = await resolveCryptoModule(req.scope).storeCryptoCallback({
     provider_id: entry.providerId,
     content_hash: callbackContentHash(fields),

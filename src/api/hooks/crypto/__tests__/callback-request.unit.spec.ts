@@ -1,6 +1,7 @@
 import { Readable } from "node:stream"
 import { CallbackNumber, signCallback, verifyCallback } from "../../../../gateway"
 import { callbackContentHash, callbackRefusal, callbackSummary, CallbackBodyTooLargeError, readRawBody } from "../callback-request"
+import { isTestCallback, testCallbackAnswer, testCallbackFields } from "../../../../core/payment/test-callback"
 
 const secretKey = "shop-secret"
 const fields = {
@@ -104,5 +105,24 @@ describe("callbackSummary", () => {
 
   it("reads a missing or empty field as null", () => {
     expect(callbackSummary({ ipn_type: "pay_in", switch_id: "" })).toMatchObject({ order_number: null, switch_id: null })
+  })
+})
+
+describe("a test callback of the settings page's check (docs/troubleshooting.md#check-the-callback-url)", () => {
+  it("is recognised once verified, and answered with its nonce and the provider id", () => {
+    const signed = signCallback(testCallbackFields("nonce-1"), { secretKey, format: "json" })
+    const { fields: verified } = verifyCallback({ body: signed.body, contentType: signed.contentType, secretKey })
+    expect(isTestCallback(verified)).toBe(true)
+    expect(testCallbackAnswer("pp_crypto_crypto", verified)).toEqual({ test: true, provider_id: "pp_crypto_crypto", txn_id: "nonce-1" })
+  })
+
+  it("signed with another key is refused as any bad callback (401), before it is recognised", () => {
+    const signed = signCallback(testCallbackFields("nonce-1"), { secretKey: "someone-else", format: "json" })
+    expect(answer({ body: signed.body, contentType: signed.contentType, secretKey })).toMatchObject({ refused: { status: 401, reason: "bad_signature" } })
+  })
+
+  it("is not an invoice or a pay_in callback", () => {
+    expect(isTestCallback(fields)).toBe(false)
+    expect(isTestCallback({ ...fields, ipn_type: "pay_in" })).toBe(false)
   })
 })
