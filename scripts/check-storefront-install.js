@@ -79,11 +79,11 @@ process.stdout.write(JSON.stringify({
 `
 
 const expectations = {
-  CryptoCoinPicker: ["mpc-coin-picker", "Tron (TRC-20)"],
+  CryptoCoinPicker: ["mpc-coin-picker", "TRON (TRC-20)"],
   CryptoPayButton: ["mpc-pay-button", "Pay with crypto"],
   CryptoPaymentPanel: ['data-status="detected"', 'aria-live="polite"', "1 of 3 confirmations", "123,456,789,012,345,678,901,234,567,890.12345678 BTC", "<svg"],
   CryptoPaymentResult: ['data-status="order"', 'href="/order/order_1"'],
-  CryptoPaymentSummary: ["USDT · Tron (TRC-20)", "https://tronscan.org/#/transaction/1"],
+  CryptoPaymentSummary: ["USDT · TRON (TRC-20)", "https://tronscan.org/#/transaction/1"],
 }
 
 // Type-checks a file importing both entries, as a storefront's tsconfig would (skipLibCheck, like the starters).

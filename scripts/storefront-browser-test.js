@@ -190,7 +190,7 @@ async function runStorefrontSteps({ browser, demo, step: record, setCurrentPage,
       if (address !== invoice.address || amount !== invoice.amount) {
         throw new Error(`the panel shows ${amount} to ${address}; the store says ${invoice.amount} to ${invoice.address}`)
       }
-      await page.getByRole("img", { name: /QR code to pay/ }).waitFor()
+      await page.getByRole("img", { name: /QR code: You send/ }).waitFor()
 
       await page.getByRole("button", { name: "Copy amount" }).click()
       if ((await page.evaluate(() => navigator.clipboard.readText())) !== amount) throw new Error("Copy amount did not copy the exact amount")

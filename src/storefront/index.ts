@@ -28,11 +28,18 @@ export { useCryptoCurrencies, type UseCryptoCurrenciesOptions, type UseCryptoCur
 
 export { describeCoin, coinLabel, type CoinDescription } from "./lib/coins.js"
 export { isCryptoProviderId, withCryptoPaymentInfo, DEFAULT_CRYPTO_PROVIDER_ID } from "./lib/providers.js"
-export { buildPaymentUri, paymentUriScheme, toSmallestUnits, type PaymentUriInput } from "./lib/payment-uri.js"
+export { buildPaymentUri, buildPaymentLink, paymentUriScheme, toSmallestUnits, type PaymentLink, type PaymentUriInput } from "./lib/payment-uri.js"
 export {
   walletLinkFor,
+  coinNetworkOf,
+  networkNameOf,
+  WALLET_NETWORKS,
   ETHEREUM_ERC20_TOKENS,
   type WalletLink,
+  type WalletNetwork,
+  type WalletNetworkId,
+  type CoinNetwork,
+  type EvmToken,
   type DecimalAmountLink,
   type Eip681NativeLink,
   type Eip681TokenLink,

@@ -194,7 +194,13 @@ export interface CryptoCurrencyOption {
   currency: string | null
   name: string | null
   icon: string | null
-  /** The cart total in this coin at the current rate (display only; the invoice decides). */
+  /**
+   * What the shopper will send in this coin for the cart: the total at the coin's current rate,
+   * rounded up to the coin's places, plus the gateway's commission when the shopper pays it (spec
+   * §2.1 `invoice_total_sum`), computed as the invoice will ask it; the coin picker shows it as
+   * "You send", the word the payment panel uses for the invoice's amount. Display only: the invoice
+   * decides, at the gateway's rate of the moment. Null when the coin has no rate.
+   */
   amount: string | null
   /** Price of one coin in the cart's currency. */
   rate: string | null

@@ -25,11 +25,11 @@ const coins: CryptoCurrencyOption[] = [
 ]
 
 describe("CryptoCoinPicker", () => {
-  it("lists each coin as a radio named with its network and the total in that coin", () => {
+  it("lists each coin as a radio named with its network and what the shopper sends in that coin", () => {
     render(<CryptoCoinPicker currencies={coins} value={null} onChange={() => undefined} locale="en-US" />)
     expect(screen.getByRole("group", { name: "Choose a coin" })).toBeTruthy()
-    expect(screen.getByRole("radio", { name: /USDT\s*Ethereum \(ERC-20\)\s*49\.900000 USDT/ })).toBeTruthy()
-    expect(screen.getByRole("radio", { name: /USDT\s*Tron \(TRC-20\)/ })).toBeTruthy()
+    expect(screen.getByRole("radio", { name: /USDT\s*Ethereum \(ERC-20\)\s*You send 49\.900000 USDT/ })).toBeTruthy()
+    expect(screen.getByRole("radio", { name: /USDT\s*TRON \(TRC-20\)/ })).toBeTruthy()
   })
 
   it("says in words that a coin is unavailable and disables it", () => {
@@ -41,7 +41,7 @@ describe("CryptoCoinPicker", () => {
   it("reports the chosen coin id", () => {
     const onChange = jest.fn()
     render(<CryptoCoinPicker currencies={coins} value="USDT_ETH" onChange={onChange} />)
-    fireEvent.click(screen.getByRole("radio", { name: /Tron/ }))
+    fireEvent.click(screen.getByRole("radio", { name: /TRON/ }))
     expect(onChange).toHaveBeenCalledWith("USDT_TRX")
   })
 
@@ -108,17 +108,60 @@ describe("CryptoPaymentPanel", () => {
     expect(screen.getAllByText("Copied").length).toBeGreaterThan(0)
   })
 
-  it("draws a QR code of the BIP21 URI with alt text, and a wallet link", () => {
+  it("draws a QR code of the BIP21 URI and a wallet link, each naming the amount the shopper sends and the network", () => {
     render(<CryptoPaymentPanel status={statusWith({ status: "new" })} locale="en-US" />)
-    const qr = screen.getByRole("img", { name: "QR code to pay 0.00123400 BTC to bc1qexampleaddress" })
+    const qr = screen.getByRole("img", { name: "QR code: You send 0.00123400 BTC to bc1qexampleaddress on Bitcoin" })
     expect(qr.getAttribute("data-value")).toBe("bitcoin:bc1qexampleaddress?amount=0.001234")
-    expect(screen.getByRole("link", { name: "Open in wallet" }).getAttribute("href")).toBe("bitcoin:bc1qexampleaddress?amount=0.001234")
+    const link = screen.getByRole("link", { name: "Open in wallet: You send 0.00123400 BTC on Bitcoin" })
+    expect(link.getAttribute("href")).toBe("bitcoin:bc1qexampleaddress?amount=0.001234")
   })
 
-  it("has no wallet link for a token, and warns to send on its network only", () => {
-    render(<CryptoPaymentPanel status={statusWith({ status: "new", psys_cid: "USDT_TRX", currency: "USDT", address: "TXyz", amount: "49.9", pending_amount: "49.9" })} />)
-    expect(screen.queryByRole("link", { name: "Open in wallet" })).toBeNull()
-    expect(screen.getByText("Send only USDT · Tron (TRC-20) to this address.")).toBeTruthy()
+  it("names the amount as the coin picker does: You send", () => {
+    const { container } = render(<CryptoPaymentPanel status={statusWith({ status: "new" })} locale="en-US" />)
+    expect(container.querySelector(".mpc-panel-amount > dt")?.textContent).toBe("You send")
+  })
+
+  it("the picker, the panel and the wallet link take the amount's word from one label (youSend)", () => {
+    const labels = { youSend: "To pay" }
+    const picker = render(<CryptoCoinPicker currencies={[{ ...coins[0], psys_cid: "BTC", currency: "BTC", amount: "0.00123400" }]} value={null} onChange={() => undefined} labels={labels} locale="en-US" />)
+    expect(picker.container.querySelector(".mpc-coin-picker-amount")?.textContent).toBe("To pay 0.00123400 BTC")
+    picker.unmount()
+    const { container } = render(<CryptoPaymentPanel status={statusWith({ status: "new" })} labels={labels} locale="en-US" />)
+    expect(container.querySelector(".mpc-panel-amount > dt")?.textContent).toBe("To pay")
+    expect(screen.getByRole("link").textContent).toBe("Open in wallet: To pay 0.00123400 BTC on Bitcoin")
+  })
+
+  it("has no wallet link for a TRON token: the QR code holds the address, and the panel says which network to send on", () => {
+    const { container } = render(
+      <CryptoPaymentPanel status={statusWith({ status: "new", psys_cid: "USDT_TRX", currency: "USDT", address: "TXyz", amount: "49.9", pending_amount: "49.9" })} />
+    )
+    expect(screen.queryByRole("link")).toBeNull()
+    expect(screen.getByRole("img", { name: "QR code of the address TXyz on TRON (TRC-20)" }).getAttribute("data-value")).toBe("TXyz")
+    expect(container.querySelector(".mpc-panel-no-link")?.textContent).toBe("Send on TRON (TRC-20): copy the address and the amount into your wallet.")
+    expect(screen.getByText("Send only USDT · TRON (TRC-20) to this address.")).toBeTruthy()
+  })
+
+  it("links a USDC payment on Polygon with its chain id and names Polygon", () => {
+    const address = "0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
+    render(<CryptoPaymentPanel status={statusWith({ status: "new", psys_cid: "USDC_POLYGON", currency: "USDC", address, amount: "10.5", pending_amount: "10.5" })} locale="en-US" />)
+    const link = screen.getByRole("link", { name: "Open in wallet: You send 10.5 USDC on Polygon" })
+    expect(link.getAttribute("href")).toBe(`ethereum:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359@137/transfer?address=${address}&uint256=10500000`)
+  })
+
+  it("a native coin's link without the amount says so, and its QR code is described as the address", () => {
+    const address = "0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
+    const amount = "0.1234567890123456789"
+    render(<CryptoPaymentPanel status={statusWith({ status: "new", psys_cid: "BNB", currency: "BNB", address, amount, pending_amount: amount })} locale="en-US" />)
+    expect(screen.getByRole("link", { name: "Open in wallet: send on BNB Smart Chain" }).getAttribute("href")).toBe(`ethereum:${address}@56`)
+    expect(screen.getByRole("img", { name: `QR code of the address ${address} on BNB Smart Chain` })).toBeTruthy()
+  })
+
+  it("names the network of every coin it knows, even one without a link, in German too", () => {
+    const { container } = render(
+      <CryptoPaymentPanel status={statusWith({ status: "new", psys_cid: "TRX", currency: "TRX", address: "TXyz", amount: "100", pending_amount: "100" })} locale="de-DE" />
+    )
+    expect(container.querySelector(".mpc-panel-amount > dt")?.textContent).toBe("Sie senden")
+    expect(container.querySelector(".mpc-panel-no-link")?.textContent).toBe("Senden im Netzwerk TRON: Kopieren Sie Adresse und Betrag in Ihre Wallet.")
   })
 
   it("counts down to the expiry", async () => {
@@ -252,7 +295,7 @@ describe("CryptoPaymentSummary", () => {
       />
     )
     expect(screen.getByRole("heading", { name: "Crypto payment" })).toBeTruthy()
-    expect(screen.getByText("USDT · Tron (TRC-20)")).toBeTruthy()
+    expect(screen.getByText("USDT · TRON (TRC-20)")).toBeTruthy()
     expect(screen.getByText("49.900000 USDT")).toBeTruthy()
     expect(screen.getByText("Paid 49.900000 of 49.900000 USDT")).toBeTruthy()
     expect(screen.getByRole("link", { name: "Transaction 1" }).getAttribute("href")).toBe("https://tronscan.org/#/transaction/abc")

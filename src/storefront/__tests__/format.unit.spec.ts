@@ -76,9 +76,9 @@ describe("decimal strings", () => {
 })
 
 describe("coin naming", () => {
-  it("names USDT on Ethereum and USDT on Tron differently", () => {
+  it("names USDT on Ethereum and USDT on TRON differently", () => {
     expect(coinLabel("USDT_ETH")).toBe("USDT · Ethereum (ERC-20)")
-    expect(coinLabel("USDT_TRX")).toBe("USDT · Tron (TRC-20)")
+    expect(coinLabel("USDT_TRX")).toBe("USDT · TRON (TRC-20)")
   })
 
   it("names the native coins with their chain", () => {
@@ -87,12 +87,12 @@ describe("coin naming", () => {
     expect(coinLabel("BCH")).toBe("BCH · Bitcoin Cash")
     expect(coinLabel("DOGE")).toBe("DOGE · Dogecoin")
     expect(coinLabel("ETH")).toBe("ETH · Ethereum")
-    expect(coinLabel("TRX")).toBe("TRX · Tron")
+    expect(coinLabel("TRX")).toBe("TRX · TRON")
     expect(coinLabel("BNB")).toBe("BNB · BNB Smart Chain")
   })
 
   it("describes a token's code, name and network", () => {
-    expect(describeCoin("USDT_TRX")).toEqual({ id: "USDT_TRX", code: "USDT", name: "Tether", network: "Tron (TRC-20)", label: "USDT · Tron (TRC-20)" })
+    expect(describeCoin("USDT_TRX")).toEqual({ id: "USDT_TRX", code: "USDT", name: "Tether", network: "TRON (TRC-20)", label: "USDT · TRON (TRC-20)" })
   })
 
   it("falls back to the raw id for a coin it does not know", () => {

@@ -25,12 +25,12 @@ function claimWith(fields: Partial<CryptoRefundClaim> = {}): CryptoRefundClaim {
   }
 }
 
-const addressField = (): HTMLInputElement => screen.getByLabelText("Your USDT address on Tron (TRC-20)")
+const addressField = (): HTMLInputElement => screen.getByLabelText("Your USDT address on TRON (TRC-20)")
 
 describe("CryptoRefundClaimForm", () => {
   it("shows the amount with its coin and network, and the order number", () => {
     render(<CryptoRefundClaimForm claim={claimWith()} onClaim={jest.fn()} locale="en-US" />)
-    expect(screen.getByText("Your refund: 12.500000 USDT (Tron (TRC-20))")).toBeTruthy()
+    expect(screen.getByText("Your refund: 12.500000 USDT (TRON (TRC-20))")).toBeTruthy()
     expect(screen.getByText("Order #1042")).toBeTruthy()
   })
 
@@ -41,14 +41,14 @@ describe("CryptoRefundClaimForm", () => {
     expect(input.getAttribute("spellcheck")).toBe("false")
   })
 
-  it("says in words that an Ethereum address is not on Tron, once the shopper leaves the field", () => {
+  it("says in words that an Ethereum address is not on TRON, once the shopper leaves the field", () => {
     render(<CryptoRefundClaimForm claim={claimWith()} onClaim={jest.fn()} />)
     const input = addressField()
     fireEvent.change(input, { target: { value: ETH_ADDRESS } })
-    expect(screen.queryByText(/not on Tron/)).toBeNull()
+    expect(screen.queryByText(/not on TRON/)).toBeNull()
     fireEvent.blur(input)
     const message = screen.getByText(
-      "This is an address on Ethereum, not on Tron (TRC-20). Money sent to another network is lost: please enter your address on Tron (TRC-20)."
+      "This is an address on Ethereum, not on TRON (TRC-20). Money sent to another network is lost: please enter your address on TRON (TRC-20)."
     )
     expect(input.getAttribute("aria-invalid")).toBe("true")
     expect(input.getAttribute("aria-describedby")?.split(" ")).toContain(message.id)
@@ -58,7 +58,7 @@ describe("CryptoRefundClaimForm", () => {
     const onClaim = jest.fn()
     render(<CryptoRefundClaimForm claim={claimWith()} onClaim={onClaim} />)
     fireEvent.change(addressField(), { target: { value: ETH_ADDRESS } })
-    fireEvent.click(screen.getByRole("checkbox", { name: "I have checked that this address is mine and on Tron (TRC-20)" }))
+    fireEvent.click(screen.getByRole("checkbox", { name: "I have checked that this address is mine and on TRON (TRC-20)" }))
     fireEvent.click(screen.getByRole("button", { name: "Send my refund to this address" }))
     expect(onClaim).not.toHaveBeenCalled()
     expect(screen.getByText(/This is an address on Ethereum/)).toBeTruthy()
@@ -157,8 +157,8 @@ describe("CryptoRefundClaimForm", () => {
 
   it("speaks German with locale de", () => {
     render(<CryptoRefundClaimForm claim={claimWith()} onClaim={jest.fn()} locale="de-DE" />)
-    expect(screen.getByText("Ihre Erstattung: 12,500000 USDT (Tron (TRC-20))")).toBeTruthy()
-    expect(screen.getByLabelText("Ihre USDT-Adresse im Netzwerk Tron (TRC-20)")).toBeTruthy()
+    expect(screen.getByText("Ihre Erstattung: 12,500000 USDT (TRON (TRC-20))")).toBeTruthy()
+    expect(screen.getByLabelText("Ihre USDT-Adresse im Netzwerk TRON (TRC-20)")).toBeTruthy()
   })
 })
 

@@ -7,10 +7,10 @@ import { describeCoin } from "../lib/coins.js"
 import { formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
 import type { CryptoCurrencyOption, CryptoCurrencyUnavailable } from "../types.js"
 
-export type CryptoCoinPickerPart = "root" | "legend" | "total" | "list" | "option" | "input" | "label" | "name" | "network" | "amount" | "unavailable" | "empty" | "loading" | "error" | "retry"
+export type CryptoCoinPickerPart = "root" | "legend" | "total" | "list" | "option" | "input" | "label" | "name" | "network" | "amount" | "amountTerm" | "unavailable" | "empty" | "loading" | "error" | "retry"
 
 export interface CryptoCoinPickerProps {
-  /** The coins, from `GET /store/crypto/currencies` (`listCryptoCurrencies` / `useCryptoCurrencies`). */
+  /** The coins, from `GET /store/crypto/currencies` (`listCryptoCurrencies` / `useCryptoCurrencies`); each `amount` is what the shopper sends. */
   currencies: readonly CryptoCurrencyOption[]
   /** Coins not offered for this cart (`unavailable` of the same answer): shown disabled, with their minimum. */
   unavailable?: readonly CryptoCurrencyUnavailable[]
@@ -40,7 +40,9 @@ export interface CryptoCoinPickerProps {
 
 /**
  * Coins as a radio group (arrow keys move, space selects: native keyboard behaviour), each with
- * the coin and its network named ("USDT · Tron (TRC-20)") and the cart total in that coin. A coin
+ * the coin and its network named ("USDT · TRON (TRC-20)") and what the shopper sends in that coin
+ * ("You send 1.12133585 LTC": the store's figure, the gateway's commission included when the
+ * shopper pays it; the payment panel says the same words beside the invoice's amount). A coin
  * under maintenance is disabled and says so in words; so is a coin whose minimum the cart total
  * does not reach (`unavailable`, with the minimum in the coin and the cart's currency). A zero total
  * offers no coin and says so. The step is never empty: while the coins load it says so, a failed read
@@ -89,7 +91,8 @@ export function CryptoCoinPicker(props: CryptoCoinPickerProps) {
                   {described.network ?? coin.name ?? described.label}
                 </span>
                 {coin.amount !== null ? (
-                  <span className={cx("mpc-coin-picker-amount", classNames.amount)}>
+                  <span className={cx("mpc-coin-picker-amount", classNames.amount)} data-amount={coin.amount}>
+                    <span className={cx("mpc-coin-picker-amount-term", classNames.amountTerm)}>{labels.youSend}</span>{" "}
                     {formatCryptoAmount(coin.amount, { locale, code: described.code })}
                   </span>
                 ) : null}

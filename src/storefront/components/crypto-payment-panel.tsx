@@ -8,7 +8,7 @@ import { formatCryptoAmount, formatFiatAmountWithCode } from "../lib/amount.js"
 import { cx, type ClassNames } from "../lib/class-names.js"
 import { describeCoin } from "../lib/coins.js"
 import { abandonedPaymentText, cryptoStatusText, formatLabel, resolveCryptoLabels, type CryptoLabels } from "../lib/labels.js"
-import { buildPaymentUri } from "../lib/payment-uri.js"
+import { buildPaymentLink } from "../lib/payment-uri.js"
 import { toCryptoPaymentState } from "../lib/status.js"
 import type { CryptoPaymentState, CryptoPaymentStatusResponse } from "../types.js"
 import { CopyButton } from "./copy-button.js"
@@ -27,6 +27,7 @@ export type CryptoPaymentPanelPart =
   | "warning"
   | "qr"
   | "uri"
+  | "noLink"
   | "countdown"
   | "underpaid"
   | "overpaid"
@@ -74,14 +75,15 @@ export interface CryptoPaymentPanelProps {
 const OPEN_STATUSES = new Set(["new", "detected", "underpaid", "rest_due"])
 
 /**
- * White-label payment view: amount and address (each with a copy button), the amount explained
- * under it (order total in the cart's currency, the invoice's rate when the store knows it, the
- * gateway's commission when one is added: docs/storefront.md), the network, a QR code
- * and a wallet link where the coin has a payment URI, a countdown, then what happens: payment
- * detected with confirmations n/m, part paid with the amount still due, paid, overpaid, expired
- * with a "new invoice" action, ended short with a "pay the rest" action (then the top-up's amount,
- * address and link). Every state is said in words inside one `aria-live="polite"`
- * region; `data-status` on the root carries it for styling.
+ * White-label payment view: the amount the shopper sends ("You send", the term the coin picker uses
+ * too) and the address, each with a copy button, the amount explained under it (order total in the
+ * cart's currency, the invoice's rate when the store knows it, the gateway's commission when one is
+ * added: docs/storefront.md), the network, a QR code and a wallet link where the coin has a payment
+ * URI (both naming the network; a coin without one says which network to send on), a countdown,
+ * then what happens: payment detected with confirmations n/m, part paid with the amount still due,
+ * paid, overpaid, expired with a "new invoice" action, ended short with a "pay the rest" action
+ * (then the top-up's amount, address and link). Every state is said in words inside one
+ * `aria-live="polite"` region; `data-status` on the root carries it for styling.
  */
 export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
   const { status = null, fetchStatus, support, qrSize, locale, classNames = {}, onNewInvoice, onPayRest, children } = props
@@ -110,8 +112,11 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
   const code = coin?.code ?? state.currency ?? ""
   const amount = state.status === "underpaid" && state.amountDue !== null ? state.amountDue : state.amount
   const showDetails = OPEN_STATUSES.has(state.status) && state.address !== null
-  const uri = showDetails && state.psysCid !== null && state.address !== null ? buildPaymentUri({ psysCid: state.psysCid, address: state.address, amount }) : null
+  const link = showDetails && state.psysCid !== null && state.address !== null ? buildPaymentLink({ psysCid: state.psysCid, address: state.address, amount }) : null
   const shownAmount = amount !== null ? formatCryptoAmount(amount, { locale, code }) : null
+  // The network the QR code, the wallet link and the address are for: "TRON (TRC-20)", "Polygon".
+  const network = coin?.network ?? coin?.label ?? code
+  const linkAmount = link !== null && link.amount !== null && shownAmount !== null ? shownAmount : null
   // The breakdown explains the whole amount, so it goes with it, not with a remainder still due.
   const breakdown = amount !== null && amount === state.amount ? amountBreakdown(state, code, labels, locale) : []
   const failed = state.status === "expired" || state.status === "canceled" || state.status === "error" || state.status === "cart_changed"
@@ -167,7 +172,7 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
           <dl className={cx("mpc-panel-details", classNames.details)}>
             {amount !== null && shownAmount !== null ? (
               <div className={cx("mpc-panel-row", "mpc-panel-amount", classNames.row)}>
-                <dt>{labels.amount}</dt>
+                <dt>{labels.youSend}</dt>
                 <dd>
                   <span className={cx("mpc-panel-value", classNames.value)} data-amount={amount}>
                     {shownAmount}
@@ -205,15 +210,25 @@ export function CryptoPaymentPanel(props: CryptoPaymentPanelProps) {
           {coin !== null ? <p className={cx("mpc-panel-warning", classNames.warning)}>{formatLabel(labels.sendOnly, { coin: coin.label })}</p> : null}
           <CryptoQrCode
             className={classNames.qr}
-            value={uri ?? state.address}
+            value={link?.uri ?? state.address}
             size={qrSize}
-            alt={formatLabel(labels.qrAlt, { amount: shownAmount ?? "", address: state.address })}
+            alt={
+              linkAmount !== null
+                ? formatLabel(labels.qrAlt, { youSend: labels.youSend, amount: linkAmount, address: state.address, network })
+                : formatLabel(labels.qrAltAddress, { address: state.address, network })
+            }
           />
-          {uri !== null ? (
-            <a className={cx("mpc-panel-uri", classNames.uri)} href={uri}>
-              {labels.openInWallet}
+          {link !== null ? (
+            <a className={cx("mpc-panel-uri", classNames.uri)} href={link.uri} data-network={network}>
+              {linkAmount !== null
+                ? formatLabel(labels.openInWallet, { youSend: labels.youSend, amount: linkAmount, network })
+                : formatLabel(labels.openInWalletNoAmount, { network })}
             </a>
-          ) : null}
+          ) : (
+            <p className={cx("mpc-panel-no-link", classNames.noLink)} data-network={network}>
+              {formatLabel(labels.noWalletLink, { network })}
+            </p>
+          )}
           {countdown.remainingMs !== null ? (
             <p className={cx("mpc-panel-countdown", classNames.countdown)} role="timer" data-expired={countdown.expired ? "true" : "false"}>
               {countdown.expired ? (

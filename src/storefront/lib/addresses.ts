@@ -1,13 +1,13 @@
-import { describeCoin } from "./coins.js"
-import { EVM_ADDRESS } from "./wallet-networks.js"
+import { coinNetworkOf, EVM_ADDRESS, WALLET_NETWORKS, type WalletNetworkId } from "./wallet-networks.js"
 
 /**
  * Is this a receiving address of the coin's network? Used where the shopper types an address the
  * shop sends money to (a refund they claim: docs/money-out.md, "Refunds the shopper claims"). The
  * answer that matters most is `network`: the address is clearly of another network (an Ethereum
- * address for USDT on Tron), and money sent across networks is lost.
+ * address for USDT on TRON), and money sent across networks is lost.
  *
- * What is checked, per network (all in `ADDRESS_FORMATS`, the one table):
+ * What is checked, per network (all in `ADDRESS_FORMATS`; which coin ids are on which network, and
+ * the networks' names, are the network table's, lib/wallet-networks.ts):
  * - Base58Check (version byte and double SHA-256 checksum): legacy BTC, LTC, BCH, DOGE, DASH, and TRON.
  * - Bech32 / Bech32m checksum and witness program (BIP173, BIP350): BTC `bc1`, LTC `ltc1`. Only
  *   version 0 (20 or 32 bytes) and version 1 (Taproot, 32 bytes): what wallets give out today.
@@ -30,41 +30,36 @@ export type CryptoAddressValidation =
   /** The address is of another network in the table: `network` names it (a key of `ADDRESS_FORMATS`). */
   | { valid: false; reason: "network"; network: AddressNetwork }
 
-interface AddressFormat {
-  /** Coin ids of the network's own coin; the first names the network (`describeCoin`, lib/coins.ts). */
-  coins: readonly string[]
-  /** Suffixes of token ids on the network (`USDT_<suffix>`), as lib/coins.ts names them. */
-  tokenSuffixes: readonly string[]
-  /** True when `address` (trimmed, non-empty, at most 128 characters) is an address of the network. */
-  accepts: (address: string) => boolean
-}
+/** True when `address` (trimmed, non-empty, at most 128 characters) is an address of the network. */
+type AddressFormat = (address: string) => boolean
 
 const isEvm = (address: string): boolean => EVM_ADDRESS.test(address)
 
 /**
- * The address formats, one row per network, in the order a foreign address is matched against
- * them (the first match names the network the address is of). EVM chains share one format, so an
- * Ethereum address is a valid BNB Smart Chain address and the other way round.
+ * The address formats, one row per network of the network table that has one, in the order a
+ * foreign address is matched against them (the first match names the network the address is of).
+ * EVM chains share one format, so an Ethereum address is a valid BNB Smart Chain address and the
+ * other way round.
  */
 const ADDRESS_FORMATS = {
-  BTC: { coins: ["BTC"], tokenSuffixes: [], accepts: (a) => base58Version(a, [0x00, 0x05]) || segwit(a, "bc") },
-  BTC_TEST: { coins: ["BTC_TEST"], tokenSuffixes: [], accepts: (a) => base58Version(a, [0x6f, 0xc4]) || segwit(a, "tb") },
+  BTC: (a) => base58Version(a, [0x00, 0x05]) || segwit(a, "bc"),
+  BTC_TEST: (a) => base58Version(a, [0x6f, 0xc4]) || segwit(a, "tb"),
   // 0x05 ("3…") is Litecoin's old P2SH version, the same as Bitcoin's; wallets still show such addresses.
-  LTC: { coins: ["LTC"], tokenSuffixes: [], accepts: (a) => base58Version(a, [0x30, 0x32, 0x05]) || segwit(a, "ltc") },
-  BCH: { coins: ["BCH"], tokenSuffixes: [], accepts: (a) => cashAddr(a) || base58Version(a, [0x00, 0x05]) },
-  DOGE: { coins: ["DOGE"], tokenSuffixes: [], accepts: (a) => base58Version(a, [0x1e, 0x16]) },
-  DASH: { coins: ["DASH"], tokenSuffixes: [], accepts: (a) => base58Version(a, [0x4c, 0x10]) },
-  ETH: { coins: ["ETH"], tokenSuffixes: ["ETH", "ERC20"], accepts: isEvm },
-  BSC: { coins: ["BNB"], tokenSuffixes: ["BSC", "BNB", "BEP20"], accepts: isEvm },
-  POLYGON: { coins: ["POL", "MATIC"], tokenSuffixes: ["POLYGON", "MATIC"], accepts: isEvm },
-  ARBITRUM: { coins: [], tokenSuffixes: ["ARB", "ARBITRUM"], accepts: isEvm },
-  OPTIMISM: { coins: [], tokenSuffixes: ["OP"], accepts: isEvm },
-  BASE: { coins: [], tokenSuffixes: ["BASE"], accepts: isEvm },
-  AVALANCHE: { coins: [], tokenSuffixes: ["AVAX"], accepts: isEvm },
-  TRON: { coins: ["TRX"], tokenSuffixes: ["TRX", "TRC20"], accepts: (a) => base58Version(a, [0x41]) },
-  SOL: { coins: ["SOL"], tokenSuffixes: ["SOL"], accepts: (a) => SOLANA_SHAPE.test(a) && base58Decode(a)?.length === 32 },
-  XMR: { coins: ["XMR"], tokenSuffixes: [], accepts: (a) => MONERO_SHAPE.test(a) },
-} as const satisfies Record<string, AddressFormat>
+  LTC: (a) => base58Version(a, [0x30, 0x32, 0x05]) || segwit(a, "ltc"),
+  BCH: (a) => cashAddr(a) || base58Version(a, [0x00, 0x05]),
+  DOGE: (a) => base58Version(a, [0x1e, 0x16]),
+  DASH: (a) => base58Version(a, [0x4c, 0x10]),
+  ETH: isEvm,
+  BSC: isEvm,
+  POLYGON: isEvm,
+  ARBITRUM: isEvm,
+  OPTIMISM: isEvm,
+  BASE: isEvm,
+  AVALANCHE: isEvm,
+  TRON: (a) => base58Version(a, [0x41]),
+  SOL: (a) => SOLANA_SHAPE.test(a) && base58Decode(a)?.length === 32,
+  XMR: (a) => MONERO_SHAPE.test(a),
+} as const satisfies Partial<Record<WalletNetworkId, AddressFormat>>
 
 /** A network of the address table: "BTC", "ETH", "BSC", "TRON", "SOL", … */
 export type AddressNetwork = keyof typeof ADDRESS_FORMATS
@@ -82,29 +77,21 @@ const SOLANA_SHAPE = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 const MONERO_SHAPE = /^(?:[48][1-9A-HJ-NP-Za-km-z]{94}|4[1-9A-HJ-NP-Za-km-z]{105})$/
 
 /**
- * The network of a coin id: its own coin ("BTC", "TRX") or a token's suffix ("USDT_TRX" → TRON,
- * split at the first `_` as `describeCoin` does); `null` when the table does not know it.
+ * The network of a coin id, as the network table finds it (lib/wallet-networks.ts: its own coin
+ * "BTC", "TRX", or a token's suffix "USDT_TRX" → TRON); `null` when the address table has no row for it.
  */
 export function addressNetworkOf(psysCid: string): AddressNetwork | null {
-  const id = psysCid.trim().toUpperCase()
-  const native = NETWORKS.find((network) => (ADDRESS_FORMATS[network].coins as readonly string[]).includes(id))
-  if (native !== undefined) return native
-  const separator = id.indexOf("_")
-  if (separator <= 0) return null
-  const suffix = id.slice(separator + 1)
-  return NETWORKS.find((network) => (ADDRESS_FORMATS[network].tokenSuffixes as readonly string[]).includes(suffix)) ?? null
+  const place = coinNetworkOf(psysCid)
+  return place !== null && isAddressNetwork(place.id) ? place.id : null
 }
 
-/**
- * A network's name for a shopper, as `describeCoin` (lib/coins.ts) gives it: by its own coin
- * ("TRON" → "Tron"), else by a token on it ("ARBITRUM" → "Arbitrum One"), else its key.
- */
+/** A network's name for a shopper, from the network table: "TRON", "Arbitrum One". */
 export function addressNetworkName(network: AddressNetwork): string {
-  const format: AddressFormat = ADDRESS_FORMATS[network]
-  const coin = format.coins[0]
-  const suffix = format.tokenSuffixes[0]
-  const named = coin !== undefined ? describeCoin(coin).network : suffix !== undefined ? describeCoin(`TOKEN_${suffix}`).network : null
-  return named ?? network
+  return WALLET_NETWORKS[network].name
+}
+
+function isAddressNetwork(id: WalletNetworkId): id is AddressNetwork {
+  return id in ADDRESS_FORMATS
 }
 
 /**
@@ -121,8 +108,8 @@ export function validateCryptoAddress(psysCid: string, address: string): CryptoA
     return UNKNOWN_NETWORK_ADDRESS.test(text) ? { valid: true } : { valid: false, reason: "format" }
   }
   if (text.length > MAX_LENGTH) return { valid: false, reason: "format" }
-  if (ADDRESS_FORMATS[own].accepts(text)) return { valid: true }
-  const other = NETWORKS.find((network) => network !== own && ADDRESS_FORMATS[network].accepts(text))
+  if (ADDRESS_FORMATS[own](text)) return { valid: true }
+  const other = NETWORKS.find((network) => network !== own && ADDRESS_FORMATS[network](text))
   return other !== undefined ? { valid: false, reason: "network", network: other } : { valid: false, reason: "format" }
 }
 

@@ -13,8 +13,13 @@ export interface CryptoLabels {
   coinUnavailable: string
   payButton: string
   redirecting: string
-  /** The amount to send, commission included. */
+  /** The order page's term for the invoice's amount (commission included). */
   amount: string
+  /**
+   * The amount the shopper sends, the gateway's commission included: the one term for it in the coin
+   * picker, the payment panel and the panel's wallet link and QR code (docs/storefront.md).
+   */
+  youSend: string
   /** The order page, beside the amount when the gateway adds its commission to it: `{amount}` (the commission, with its coin). The panel lists it as `gatewayCommission`. */
   commissionIncluded: string
   /** Accessible name of the panel's breakdown under the amount (order total, rate, commission). */
@@ -34,8 +39,16 @@ export interface CryptoLabels {
   copyAmount: string
   copyAddress: string
   copyFailed: string
+  /** The QR code of a payment URI that carries the amount: `{youSend}`, `{amount}` (with its coin), `{address}`, `{network}`. */
   qrAlt: string
+  /** The QR code of the bare address (no payment URI, or one without the amount): `{address}`, `{network}`. */
+  qrAltAddress: string
+  /** The wallet link, when it carries the amount: `{youSend}`, `{amount}` (with its coin), `{network}`. */
   openInWallet: string
+  /** The wallet link, when it carries no amount (the shopper types it): `{network}`. */
+  openInWalletNoAmount: string
+  /** A coin without a wallet link: `{network}`; the shopper copies the address and the amount. */
+  noWalletLink: string
   sendOnly: string
   expiresIn: string
   expired: string
@@ -155,6 +168,7 @@ export const englishLabels: CryptoLabels = {
   payButton: "Pay with crypto",
   redirecting: "Opening the payment page…",
   amount: "Amount",
+  youSend: "You send",
   commissionIncluded: "Includes the gateway's commission of {amount}.",
   breakdown: "How the amount is made up",
   orderTotal: "Order total",
@@ -168,8 +182,11 @@ export const englishLabels: CryptoLabels = {
   copyAmount: "Copy amount",
   copyAddress: "Copy address",
   copyFailed: "Could not copy; select the text and copy it by hand",
-  qrAlt: "QR code to pay {amount} to {address}",
-  openInWallet: "Open in wallet",
+  qrAlt: "QR code: {youSend} {amount} to {address} on {network}",
+  qrAltAddress: "QR code of the address {address} on {network}",
+  openInWallet: "Open in wallet: {youSend} {amount} on {network}",
+  openInWalletNoAmount: "Open in wallet: send on {network}",
+  noWalletLink: "Send on {network}: copy the address and the amount into your wallet.",
   sendOnly: "Send only {coin} to this address.",
   expiresIn: "Expires in {time}",
   expired: "Expired",
@@ -248,6 +265,7 @@ export const germanLabels: CryptoLabels = {
   payButton: "Mit Krypto bezahlen",
   redirecting: "Zahlungsseite wird geöffnet…",
   amount: "Betrag",
+  youSend: "Sie senden",
   commissionIncluded: "Enthält die Gebühr des Zahlungsanbieters von {amount}.",
   breakdown: "Zusammensetzung des Betrags",
   orderTotal: "Bestellsumme",
@@ -261,8 +279,11 @@ export const germanLabels: CryptoLabels = {
   copyAmount: "Betrag kopieren",
   copyAddress: "Adresse kopieren",
   copyFailed: "Kopieren fehlgeschlagen; bitte den Text markieren und von Hand kopieren",
-  qrAlt: "QR-Code, um {amount} an {address} zu zahlen",
-  openInWallet: "In der Wallet öffnen",
+  qrAlt: "QR-Code: {youSend} {amount} an {address} im Netzwerk {network}",
+  qrAltAddress: "QR-Code der Adresse {address} im Netzwerk {network}",
+  openInWallet: "In der Wallet öffnen: {youSend} {amount} im Netzwerk {network}",
+  openInWalletNoAmount: "In der Wallet öffnen: senden im Netzwerk {network}",
+  noWalletLink: "Senden im Netzwerk {network}: Kopieren Sie Adresse und Betrag in Ihre Wallet.",
   sendOnly: "Senden Sie nur {coin} an diese Adresse.",
   expiresIn: "Läuft ab in {time}",
   expired: "Abgelaufen",

@@ -3,21 +3,22 @@ import { EVM_ADDRESS, walletLinkFor, type WalletLink } from "./wallet-networks.j
 
 /**
  * Payment URIs ("wallet links") a wallet opens with the address and amount filled in. Which coin
- * gets which form is `walletLinkFor`'s table; docs/storefront.md ("Wallet links (payment URIs)")
- * gives the reasons.
+ * gets which form is the network table's (lib/wallet-networks.ts); docs/storefront.md ("Wallet
+ * links (payment URIs)") gives the reasons.
  *
  * - BIP21 (`bitcoin:<address>?amount=<coins>`) for BTC, BTC_TEST, LTC, BCH (`bitcoincash:`, an
  *   address that already carries the CashAddr prefix is not prefixed twice), DOGE, DASH; the same
  *   decimal form for SOL (Solana Pay) and XMR (`monero:…?tx_amount=`). The amount is a plain
  *   decimal without trailing zeros, never exponent notation.
- * - EIP-681 for ETH (`ethereum:<address>@1?value=<wei>`) and for ERC-20 tokens on Ethereum
- *   (`ethereum:<contract>@1/transfer?address=<recipient>&uint256=<smallest units>`). Amounts are
- *   exact integers, converted digit by digit from the decimal string (never a float).
- * - `null` for TRON (TRX, TRC-20: no amount-carrying URI its wallets read alike; TronLink only has
- *   its own app deep links), for BNB Smart Chain and the other EVM chains (a wallet that reads
- *   `ethereum:` as Ethereum and skips the chain id would pay on the wrong chain), and for every coin
- *   the table does not list. A token link always names its chain and contract: a link that could
- *   be paid on the wrong network is worse than none.
+ * - EIP-681 with the chain id for the EVM chains' own coins (`ethereum:<address>@<chainId>?value=<wei>`:
+ *   ETH @1, BNB @56, POL @137, ETH on Base @8453, Arbitrum One @42161, Optimism @10, AVAX @43114)
+ *   and for the tokens whose contract the table lists
+ *   (`ethereum:<contract>@<chainId>/transfer?address=<recipient>&uint256=<smallest units>`).
+ *   Amounts are exact integers, converted digit by digit from the decimal string (never a float).
+ * - `null` for TRON (TRX, TRC-20: no amount-carrying URI its wallets read alike; the panel shows
+ *   the address and names the network), for tokens whose contract the table does not list, and
+ *   for every coin the table does not know. A token link always names its chain and contract: a
+ *   link that could be paid on the wrong network is worse than none.
  *
  * The amount is never rounded. When it has more decimals than the coin's smallest unit (after
  * trailing zeros are dropped), or is missing, zero, negative or not a decimal: a native coin gets
@@ -26,14 +27,14 @@ import { EVM_ADDRESS, walletLinkFor, type WalletLink } from "./wallet-networks.j
  */
 
 export interface PaymentUriInput {
-  /** The gateway's coin id, e.g. "BTC", "USDT_ETH". */
+  /** The gateway's coin id, e.g. "BTC", "USDT_ETH", "USDC_POLYGON". */
   psysCid: string
   address: string
   /** Decimal string in the coin, e.g. "0.00123400". */
   amount?: string | null
 }
 
-/** The URI scheme of a coin ("bitcoin", "ethereum" for ETH and ERC-20 tokens…), or `null` when it gets no link. */
+/** The URI scheme of a coin ("bitcoin", "ethereum" for every EVM chain's coin and tokens…), or `null` when it gets no link. */
 export function paymentUriScheme(psysCid: string): string | null {
   const link = walletLinkFor(psysCid)
   if (link === null) {
@@ -42,24 +43,40 @@ export function paymentUriScheme(psysCid: string): string | null {
   return link.kind === "decimal" ? link.scheme : "ethereum"
 }
 
+/** A wallet link and the amount it carries. */
+export interface PaymentLink {
+  uri: string
+  /** The amount the link tells the wallet, as a plain decimal in the coin; `null` when the link leaves it out. */
+  amount: string | null
+}
+
 /**
- * `bitcoin:bc1…?amount=0.001234`, `ethereum:0x…@1?value=…`, `ethereum:0xdAC1…@1/transfer?address=…&uint256=…`;
+ * `bitcoin:bc1…?amount=0.001234`, `ethereum:0x…@56?value=…`, `ethereum:0x3c49…@137/transfer?address=…&uint256=…`;
  * `null` for a coin without a link, an empty or malformed address, or a token without an exact amount.
  */
 export function buildPaymentUri(input: PaymentUriInput): string | null {
+  return buildPaymentLink(input)?.uri ?? null
+}
+
+/**
+ * The wallet link of `buildPaymentUri`, with the amount it carries: `null` when the link leaves
+ * the amount out (a native coin's amount with more decimals than the coin has, or none given), so
+ * a page says "you send 0.001234 BTC" beside a link only when the wallet is told that amount.
+ */
+export function buildPaymentLink(input: PaymentUriInput): PaymentLink | null {
   const link = walletLinkFor(input.psysCid)
   const address = typeof input.address === "string" ? input.address.trim() : ""
   if (link === null || address === "") {
     return null
   }
-  const amount = plainAmount(input.amount)
+  const given = plainAmount(input.amount)
   switch (link.kind) {
     case "decimal":
-      return decimalUri(link, address, amount)
+      return decimalLink(link, address, given)
     case "eip681-native":
-      return nativeEip681Uri(link.chainId, link.decimals, address, amount)
+      return nativeEip681Link(link.chainId, link.decimals, address, given)
     case "eip681-token":
-      return tokenEip681Uri(link, address, amount)
+      return tokenEip681Link(link, address, given)
   }
 }
 
@@ -81,7 +98,7 @@ export function toSmallestUnits(amount: string, decimals: number): string | null
   return digits === "" ? "0" : digits
 }
 
-function decimalUri(link: Extract<WalletLink, { kind: "decimal" }>, address: string, amount: string | null): string | null {
+function decimalLink(link: Extract<WalletLink, { kind: "decimal" }>, address: string, amount: string | null): PaymentLink | null {
   // The address may already carry the scheme (a CashAddr "bitcoincash:q…").
   const bare = address.toLowerCase().startsWith(`${link.scheme}:`) ? address.slice(link.scheme.length + 1) : address
   if (!link.address.test(bare)) {
@@ -89,21 +106,21 @@ function decimalUri(link: Extract<WalletLink, { kind: "decimal" }>, address: str
   }
   const base = `${link.scheme}:${bare}`
   if (amount === null || toSmallestUnits(amount, link.decimals) === null) {
-    return base
+    return { uri: base, amount: null }
   }
-  return `${base}?${link.amountParam}=${trimFraction(amount)}`
+  return { uri: `${base}?${link.amountParam}=${trimFraction(amount)}`, amount }
 }
 
-function nativeEip681Uri(chainId: number, decimals: number, address: string, amount: string | null): string | null {
+function nativeEip681Link(chainId: number, decimals: number, address: string, amount: string | null): PaymentLink | null {
   if (!EVM_ADDRESS.test(address)) {
     return null
   }
   const base = `ethereum:${address}@${chainId}`
   const wei = amount === null ? null : toSmallestUnits(amount, decimals)
-  return wei === null ? base : `${base}?value=${wei}`
+  return wei === null ? { uri: base, amount: null } : { uri: `${base}?value=${wei}`, amount }
 }
 
-function tokenEip681Uri(link: Extract<WalletLink, { kind: "eip681-token" }>, recipient: string, amount: string | null): string | null {
+function tokenEip681Link(link: Extract<WalletLink, { kind: "eip681-token" }>, recipient: string, amount: string | null): PaymentLink | null {
   if (!EVM_ADDRESS.test(recipient) || recipient.toLowerCase() === link.contract.toLowerCase()) {
     return null
   }
@@ -111,7 +128,7 @@ function tokenEip681Uri(link: Extract<WalletLink, { kind: "eip681-token" }>, rec
   if (units === null) {
     return null
   }
-  return `ethereum:${link.contract}@${link.chainId}/transfer?address=${recipient}&uint256=${units}`
+  return { uri: `ethereum:${link.contract}@${link.chainId}/transfer?address=${recipient}&uint256=${units}`, amount }
 }
 
 /** The amount as a plain positive decimal ("1e-8" → "0.00000001"), or `null` for missing, zero, negative or garbage. */

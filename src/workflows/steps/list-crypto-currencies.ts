@@ -1,7 +1,9 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { belowMinimum, convertToCoin, listCurrencies, offeredCoins } from "../../core/payment/currency-cache"
-import { exact, storedAmountToDecimalString } from "../../core/money"
+import { Decimal } from "decimal.js"
+import { isDecimalString } from "../../gateway"
+import { belowMinimum, listCurrencies, offeredCoins, type CachedCurrency } from "../../core/payment/currency-cache"
+import { coinPlaces, exact, fiatToCoin, fiatToMinorUnits, storedAmountToDecimalString } from "../../core/money"
 import { isCryptoProviderId, resolveCryptoProvider } from "../../core/config/provider-entry"
 import { resolveCryptoModule } from "../../modules/crypto"
 import type { CryptoCurrenciesResponse, CryptoCurrencyOption, CryptoCurrencyUnavailable } from "../../storefront/types"
@@ -9,10 +11,56 @@ import { assertCartInSalesChannels } from "./find-cart-crypto-invoice"
 
 export const listCryptoCurrenciesStepId = "list-crypto-currencies"
 
+/** Who pays the gateway's commission on an invoice (spec §2.1): the shopper (added to the amount) or the shop (taken from it). */
+export type CommissionPayer = "shopper" | "shop"
+
 /**
- * The coins a shopper may pick for a cart, with the cart total converted (cached rates, spec §4.8);
- * the coins whose minimum the total does not reach, listed apart with it; none for a zero total. The
- * answer is the storefront kit's declaration of the route's (src/storefront/types.ts).
+ * What the coin picker needs of a coin to say what the shopper will send: its rate and places
+ * (spec §2.4 `fiat_rate`, `precision`) and its invoice commission (`invoice_commission_percentage`,
+ * absent from a rate cache that does not keep it: then no commission is added).
+ */
+export type CoinQuote = Pick<CachedCurrency, "fiat_rate" | "precision"> & { invoice_commission_percentage?: string | null }
+
+/**
+ * What the shopper will send in `coin` for a cart total of `total` (in `fiat`): the amount the
+ * invoice will ask, computed as the gateway computes it (docs/gateway-readings.md, "Rates" and
+ * "Fees and commissions"; src/sandbox/README.md, its reading of the arithmetic):
+ * - the total in the fiat's minor units, as the provider sends it (`source_amount`, rounded
+ *   half-up: docs/gateway-readings.md#fiat-amounts), at the coin's `fiat_rate`, rounded UP to the
+ *   coin's places: never less than the invoice will ask;
+ * - plus, when the shopper pays the commission, the coin's `invoice_commission_percentage` of that
+ *   amount rounded half-up to the coin's places (spec §2.1 `invoice_total_sum` = amount + commission).
+ *   The commission is rounded as the gateway rounds it, not up: rounded up it would read one
+ *   smallest unit more than the invoice for most carts, two figures where the shopper must see one.
+ * `null` when the coin has no rate. Display only: the invoice's own amount is the gateway's, at its
+ * rate of the moment (the cached one may be up to a minute old).
+ */
+export function amountToSend(total: string, fiat: string, coin: CoinQuote, payer: CommissionPayer): string | null {
+  if (coin.fiat_rate === null || !exact(coin.fiat_rate).gt(0)) {
+    return null
+  }
+  const places = coinPlaces(coin.precision)
+  const amount = fiatToCoin(fiatToMinorUnits(total, fiat), coin.fiat_rate, places, "up")
+  const percentage = coin.invoice_commission_percentage
+  if (payer === "shop" || typeof percentage !== "string" || !isDecimalString(percentage) || !exact(percentage).gt(0)) {
+    return amount.toFixed()
+  }
+  const commission = amount.times(percentage).dividedBy(100).toDecimalPlaces(places, Decimal.ROUND_HALF_UP)
+  return amount.plus(commission).toFixed()
+}
+
+/**
+ * Who pays the commission, for the coin picker's figure. The gateway decides it from a shop setting
+ * no API answer shows before an invoice exists (docs/gateway-readings.md#fees-and-commissions), and
+ * the plugin has no option for it: the shopper is assumed, so the figure is never below the invoice's.
+ */
+const PICKER_COMMISSION_PAYER: CommissionPayer = "shopper"
+
+/**
+ * The coins a shopper may pick for a cart, each with what the shopper will send in it (`amountToSend`,
+ * cached rates, spec §4.8); the coins whose minimum the total does not reach, listed apart with it;
+ * none for a zero total. The answer is the storefront kit's declaration of the route's
+ * (src/storefront/types.ts).
  */
 export const listCryptoCurrenciesStep = createStep(
   listCryptoCurrenciesStepId,
@@ -53,7 +101,7 @@ export const listCryptoCurrenciesStep = createStep(
       }
       currencies.push({
         ...described,
-        amount: convertToCoin(total, coin),
+        amount: amountToSend(total, cart.currency_code, coin, PICKER_COMMISSION_PAYER),
         rate: coin.fiat_rate,
         maintenance: coin.maintenance,
         default: coin.psys_cid === effective.defaultCurrency,
