@@ -255,6 +255,55 @@ medusaIntegrationTestRunner({
         expect(lines).toContainEqual(expect.objectContaining({ account: "Crypto:LTC", currency: "USD", debit: deposit?.fiat_value }))
       })
 
+      it("values late money at the rate of the callback that brought it (rate_source callback), its open late_payment a memo row", async () => {
+        const container = getContainer()
+        // A EUR store: the invoice is priced in EUR, so the gateway's rates are in the store currency.
+        const { data: stores } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "store", fields: ["id"] })
+        const eur = { supported_currencies: [{ currency_code: "eur", is_default: true }] }
+        if (stores.length === 0) await createStoresWorkflow(container).run({ input: { stores: [{ name: "Books shop", ...eur }] } })
+        else await updateStoresWorkflow(container).run({ input: { selector: { id: stores.map((store) => String(store.id)) }, update: eur } })
+        const store = await createCryptoStore(container)
+        const { txnId } = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+        const control = gateway.control()
+        // The invoice's time runs out with nothing paid (cancelled), then the shopper's wallet sends: late money.
+        const open = await control.invoice(txnId)
+        const { now_utc } = await control.advanceClock(0)
+        await control.advanceClock(open.expire_utc - now_utc + 1)
+        expect((await control.invoice(txnId)).status).toBe("cancelled")
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
+        const late = await control.pay(txnId, {})
+        expect([late.status, late.received]).toEqual(["expired", open.invoice_total_sum])
+        await callbacksDeliveredAndProcessed(gateway.sandbox, container)
+
+        const crypto = resolveCryptoModule(container)
+        const items = await crypto.listCryptoAttentions({ kind: "late_payment" })
+        expect(items).toEqual([expect.objectContaining({ amount: open.invoice_total_sum, psys_cid: "LTC", status: "open" })])
+        // The callback that brought the money: the first of the invoice reporting an amount (the cancelled one reported none).
+        const callbacks = (await crypto.listCryptoCallbacks({ ipn_type: "invoice", txn_id: txnId })).sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime())
+        const reported = callbacks.map((callback) => callback.fields as Record<string, string>)
+        expect(reported.map((fields) => [fields.status, fields.amount])).toEqual([
+          ["cancelled", "0"],
+          ["expired", open.invoice_total_sum],
+        ])
+        // The sandbox's rates are fixed by its seed: this callback's source_rate equals the invoice's rate at
+        // creation, so `rate_source` is what shows the row took the callback's (docs/books.md#fiat-values).
+        const bringing = reported[1]
+
+        const { data } = await api.get(`/admin/crypto/exports/books?format=json&from=${utcDay(-1)}&to=${utcDay(2)}`, auth)
+        const document = data as JsonExport
+        const payment = document.rows.find((row) => row.kind === "payment" && row.reference === txnId)
+        expect(payment).toMatchObject({
+          amount: open.invoice_total_sum,
+          status: "expired",
+          fiat_currency: "EUR",
+          rate: bringing.source_rate,
+          rate_source: "callback",
+          fiat_value: new Decimal(open.invoice_total_sum).times(bringing.source_rate).toFixed(2),
+        })
+        // Its open late_payment item is a memo row of the same coins (part of the payment row, not added to it).
+        expect(document.rows.filter((row) => row.kind === "late_payment")).toEqual([expect.objectContaining({ direction: "memo", amount: open.invoice_total_sum, psys_cid: "LTC" })])
+      })
+
       it("refuses a date that is not a calendar date, naming the field", async () => {
         const bad = await requestFailure(api.get("/admin/crypto/exports/books?format=csv&from=2026-02-30&to=2026-03-01", auth))
         expect(bad.status).toBe(400)

@@ -1,6 +1,7 @@
 import path from "node:path"
-import type { Logger, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { IStoreModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { createOrderPaymentCollectionWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AxiosInstance, AxiosResponse } from "axios"
 import { Decimal } from "decimal.js"
@@ -142,6 +143,21 @@ async function deliver(api: AxiosInstance, fields: CallbackInputFields): Promise
   const answer = await postCallback(api, signCallback(fields, { secretKey: gateway.shop.secretKey, format: "json" }))
   await callbacksProcessed(gateway.container())
   return answer
+}
+
+/** The store's name as the merchant set it in Medusa (the store module's first store, the one Medusa creates). */
+async function nameTheStore(container: MedusaContainer, name: string): Promise<void> {
+  const stores = container.resolve<IStoreModuleService>(Modules.STORE)
+  const [first] = await stores.listStores({}, { take: 1, order: { created_at: "ASC" } })
+  if (first === undefined) await stores.createStores({ name })
+  else await stores.updateStores(first.id, { name })
+}
+
+/** The number the merchant knows an order by (`#12`). */
+async function displayIdOf(container: MedusaContainer, orderId: string): Promise<number> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order", fields: ["display_id"], filters: { id: orderId } })
+  return Number(data[0]?.display_id)
 }
 
 function completeCart(api: AxiosInstance, store: CryptoStore): Promise<AxiosResponse> {
@@ -591,6 +607,79 @@ medusaIntegrationTestRunner({
         expect(retried.data.order_number).toBe(store.cartId)
         expect(await gatewayInvoiceIds(store.cartId)).toEqual([retried.data.txn_id])
         expect(await cryptoInvoiceOf(container, store.cartId)).toMatchObject({ order_number: store.cartId, txn_id: retried.data.txn_id, session_status: "pending" })
+      })
+
+      describe("the gateway shows the store's words", () => {
+        // Each test starts from the runner's database snapshot: the name is set again before each.
+        beforeEach(() => nameTheStore(getContainer(), "Acme Store"))
+
+        it("names the invoice after the store and the cart's items, and the admin finds it by the order's #display_id once placed", async () => {
+          const container = getContainer()
+          const { store, txnId } = await startedCheckout(container, api)
+
+          expect(await gateway.control().invoice(txnId)).toMatchObject({ order_number: store.cartId, order_name: "Acme Store: 1 item", description: "Crypto mug × 1" })
+
+          await gateway.payAndDeliver(txnId)
+          const [orderId] = await orderIdsForCart(container, store.cartId)
+          const displayId = await displayIdOf(container, orderId)
+          const auth = await adminHeaders(container)
+          const order = { order_id: orderId, display_id: displayId }
+          const byHash = await api.get(`/admin/crypto/operations?search=${encodeURIComponent(`#${displayId}`)}`, auth)
+          const byNumber = await api.get(`/admin/crypto/operations?search=${displayId}`, auth)
+          const listed = await api.get(`/admin/crypto/operations?type=invoice&search=${store.cartId}`, auth)
+          expect(byHash.data).toMatchObject({ operations: [{ id: txnId, type: "invoice", status: "completed" }], orders: { [txnId]: order }, meta: { totalCount: 1 } })
+          expect(byNumber.data.operations.map((operation: { id: string }) => operation.id)).toEqual([txnId])
+          expect(listed.data.orders).toEqual({ [txnId]: order })
+        })
+
+        it("finds nothing for the #display_id of an order without a crypto invoice", async () => {
+          const { data } = await api.get(`/admin/crypto/operations?search=${encodeURIComponent("#999999")}`, await adminHeaders(getContainer()))
+          expect(data).toMatchObject({ operations: [], orders: {}, meta: { totalCount: 0 }, has_next: false })
+        })
+
+        it("names the invoice of a payment collection billed after checkout after the order's #display_id, with the order's items", async () => {
+          const container = getContainer()
+          const { store, txnId } = await startedCheckout(container, api)
+          await gateway.payAndDeliver(txnId)
+          const [orderId] = await orderIdsForCart(container, store.cartId)
+          const {
+            result: [collection],
+          } = await createOrderPaymentCollectionWorkflow(container).run({ input: { order_id: orderId, amount: 5 } })
+
+          const billed = await createCryptoSession(api, store, collection.id)
+
+          expect(await gateway.control().invoice(billed.txnId)).toMatchObject({
+            order_number: collection.id,
+            order_name: `Order #${await displayIdOf(container, orderId)} at Acme Store`,
+            description: "Crypto mug × 1",
+            source_amount: "5",
+          })
+        })
+      })
+
+      describe("only coins that can take the payment", () => {
+        it("offers on the gateway's page the shop's coins without one whose minimum the cart total does not reach", async () => {
+          // 4 EUR is below BTC's minimum (0.0001 BTC, about 5.91 EUR) and above every other coin's.
+          const store = await createCryptoStore(getContainer(), { price: 4 })
+          const { txnId } = await startCryptoCheckout(api, store)
+
+          const invoice = await gateway.control().invoice(txnId)
+          expect(invoice.allowed_psys_cids.length).toBeGreaterThan(0)
+          expect(invoice.allowed_psys_cids).not.toContain("BTC")
+          expect(invoice.allowed_psys_cids).toContain(invoice.psys_cid)
+        })
+
+        it("refuses a checkout whose total is below every coin's minimum, saying so, and creates nothing", async () => {
+          const container = getContainer()
+          const store = await createCryptoStore(container, { price: "0.5" })
+
+          const failure = await requestFailure(startCryptoCheckout(api, store))
+
+          expect(failure.status).toBe(400)
+          expect(failure.message).toContain("No coin can take this payment: the cart total 0.5 EUR is below every coin's minimum at the gateway")
+          expect(await gatewayInvoices(store.cartId)).toBe(0)
+          expect(await cryptoInvoiceOf(container, store.cartId)).toBeUndefined()
+        })
       })
 
       describe("with the sandbox's callback deliveries stopped", () => {

@@ -6,6 +6,7 @@ import type { AxiosInstance } from "axios"
 import { Decimal } from "decimal.js"
 import { CRYPTO_MODULE } from "../../src/modules/crypto"
 import type CryptoModuleService from "../../src/modules/crypto/service"
+import { syncCryptoInvoiceWorkflow } from "../../src/workflows/sync-crypto-invoice"
 import {
   adminHeaders,
   callbacksDeliveredAndProcessed,
@@ -61,6 +62,23 @@ async function underpaidOrder(api: AxiosInstance, container: MedusaContainer) {
   await gateway.control().expire(checkout.txnId)
   await gateway.delivered()
   return { store, checkout, paid, orderId }
+}
+
+/**
+ * An order placed on detection, then its payment vanishes (replaced or double-spent before it
+ * confirmed) and the gateway ends the invoice: expired, nothing received.
+ */
+async function expiredUnpaidOrder(api: AxiosInstance, container: MedusaContainer) {
+  const store = await createCryptoStore(container)
+  const checkout = await startCryptoCheckout(api, store, { psys_cid: "LTC" })
+  await gateway.payAndDeliver(checkout.txnId, { confirmations: 0 })
+  const [orderId] = await orderIdsForCart(container, store.cartId)
+  expect(orderId).toBeDefined()
+  expect(await gateway.control().dropUnconfirmed(checkout.txnId)).toMatchObject({ status: "new", received: "0" })
+  await gateway.delivered()
+  expect(await gateway.control().expire(checkout.txnId)).toMatchObject({ status: "expired", received: "0" })
+  await gateway.delivered()
+  return { store, checkout, orderId }
 }
 
 /** The open Needs-attention items of one kind about invoice `txnId`. */
@@ -205,6 +223,42 @@ medusaIntegrationTestRunner({
         await gateway.control().confirm(checkout.txnId)
         await callbacksDeliveredAndProcessed(gateway.sandbox, container)
         expect(await capturedAmounts(container, checkout.sessionId)).toEqual([value])
+      })
+
+      it("expired unpaid → cancel (the default): the order placed on detection, whose payment vanished, is canceled, nothing captured", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        await saveSettings(api, auth, { order_on_detection: true })
+        const { store, checkout, orderId } = await expiredUnpaidOrder(api, container)
+
+        expect(await orderStatus(container, orderId)).toBe("canceled")
+        expect(await capturedAmounts(container, checkout.sessionId)).toEqual([])
+        expect(await itemsOf(api, auth, "order_waiting", checkout.txnId)).toEqual([])
+        const [row] = await mirrorOf(container, store.cartId)
+        expect(row).toMatchObject({ gateway_status: "expired", received_amount: "0" })
+      })
+
+      it("expired unpaid → wait: the order placed on detection, whose payment vanished, stays placed, nothing captured, and order_waiting is raised once", async () => {
+        const container = getContainer()
+        const auth = await adminHeaders(container)
+        await saveSettings(api, auth, { order_on_detection: true, order_outcomes: { expired_unpaid: "wait" } })
+        const { store, checkout, orderId } = await expiredUnpaidOrder(api, container)
+
+        expect(await orderStatus(container, orderId)).toBe("pending")
+        expect(await capturedAmounts(container, checkout.sessionId)).toEqual([])
+        expect(await itemsOf(api, auth, "order_waiting", checkout.txnId)).toEqual([
+          expect.objectContaining({ order_id: orderId, amount: null, evidence: expect.objectContaining({ outcome: "expired_unpaid", rule: "wait", gateway_status: "expired" }) }),
+        ])
+
+        // Synced again (the gateway repeats its last callback, the job reads the invoice): still waiting, still one item.
+        const deliveries = await gateway.control().callbacks({ txnId: checkout.txnId })
+        await gateway.control().redeliver(deliveries[deliveries.length - 1].id)
+        await gateway.delivered()
+        const [row] = await mirrorOf(container, store.cartId)
+        await syncCryptoInvoiceWorkflow(container).run({ input: { invoice_id: row.id } })
+        expect(await orderStatus(container, orderId)).toBe("pending")
+        expect(await capturedAmounts(container, checkout.sessionId)).toEqual([])
+        expect(await itemsOf(api, auth, "order_waiting", checkout.txnId)).toHaveLength(1)
       })
 
       it("overpaid → wait: the order is placed with its payment awaiting, not captured, and order_waiting is raised beside the overpaid item", async () => {

@@ -181,6 +181,22 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("a coin under maintenance at the gateway", () => {
+      afterEach(() => gateway.control().currencySettings("LTC", { maintenance: false }))
+
+      it("is refused when the white-label checkout chooses it, with a message naming the coin and data.psys_cid, and nothing is created", async () => {
+        await gateway.control().currencySettings("LTC", { maintenance: true })
+        // A fiat no other case of this file lists, so the 60 s currency cache holds no list made before the change.
+        const store = await createCryptoStore(getContainer(), { currency: "gbp" })
+
+        const failure = await requestFailure(startCryptoCheckout(api, store, { psys_cid: "LTC" }))
+
+        expect(failure.status).toBe(400)
+        expect(failure.message).toContain('data.psys_cid "LTC" is under maintenance at the gateway and takes no payment now; choose another coin')
+        expect(await mirrorOf(getContainer(), store.cartId)).toEqual([])
+      })
+    })
+
     describe("with the sandbox's callback deliveries stopped", () => {
       beforeAll(() => gateway.control().dropCallbacks({ count: 1000 }))
 

@@ -103,7 +103,7 @@ export const OperationsTab = () => {
           </Select>
           <CoinSelect value={coin} onChange={(v) => reset(() => setCoin(v))} placeholder="All coins" />
           <form className="flex gap-x-2" onSubmit={(e) => { e.preventDefault(); reset(() => setSearch(searchText.trim().slice(0, 200))) }}>
-            <Input type="search" placeholder="Tx id, order number, e-mail" value={searchText} onChange={(e) => setSearchText(e.target.value)} maxLength={200} />
+            <Input type="search" placeholder="Tx id, order number, #order, e-mail" value={searchText} onChange={(e) => setSearchText(e.target.value)} maxLength={200} />
             <Button size="small" variant="secondary" type="submit">Search</Button>
           </form>
         </div>
@@ -117,6 +117,7 @@ export const OperationsTab = () => {
             <Table.Row>
               <Table.HeaderCell>Operation</Table.HeaderCell>
               <Table.HeaderCell>Type</Table.HeaderCell>
+              <Table.HeaderCell>Order</Table.HeaderCell>
               <Table.HeaderCell>Status</Table.HeaderCell>
               <Table.HeaderCell className="text-right">Amount</Table.HeaderCell>
               <Table.HeaderCell>Created</Table.HeaderCell>
@@ -124,16 +125,22 @@ export const OperationsTab = () => {
             </Table.Row>
           </Table.Header>
           <Table.Body>
-            {(data?.operations ?? []).map((op) => (
-              <Table.Row key={op.id} className="cursor-pointer" onClick={() => setSelected(op.id)}>
-                <Table.Cell className="font-mono">{op.id}</Table.Cell>
-                <Table.Cell>{op.type}</Table.Cell>
-                <Table.Cell><CryptoStatusBadge status={op.status} /></Table.Cell>
-                <Table.Cell className="text-right">{formatDecimal(op.amount ?? op.sum ?? null)} {op.currency ?? op.psys_cid ?? ""}</Table.Cell>
-                <Table.Cell>{formatUtc(op.created_at_utc)}</Table.Cell>
-                <Table.Cell onClick={(e) => e.stopPropagation()}><TxLinks urls={op.tx_url} /></Table.Cell>
-              </Table.Row>
-            ))}
+            {(data?.operations ?? []).map((op) => {
+              const order = data?.orders[op.id]
+              return (
+                <Table.Row key={op.id} className="cursor-pointer" onClick={() => setSelected(op.id)}>
+                  <Table.Cell className="font-mono">{op.id}</Table.Cell>
+                  <Table.Cell>{op.type}</Table.Cell>
+                  <Table.Cell onClick={(e) => e.stopPropagation()}>
+                    {order ? <a className="text-ui-fg-interactive" href={`/app/orders/${encodeURIComponent(order.order_id)}`}>#{order.display_id}</a> : "—"}
+                  </Table.Cell>
+                  <Table.Cell><CryptoStatusBadge status={op.status} /></Table.Cell>
+                  <Table.Cell className="text-right">{formatDecimal(op.amount ?? op.sum ?? null)} {op.currency ?? op.psys_cid ?? ""}</Table.Cell>
+                  <Table.Cell>{formatUtc(op.created_at_utc)}</Table.Cell>
+                  <Table.Cell onClick={(e) => e.stopPropagation()}><TxLinks urls={op.tx_url} /></Table.Cell>
+                </Table.Row>
+              )
+            })}
           </Table.Body>
         </Table>
         {meta ? (

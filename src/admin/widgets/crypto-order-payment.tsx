@@ -24,6 +24,14 @@ const CLAIM_STATUS_TEXT: Record<AdminCryptoRefundClaim["status"], string> = {
   revoked: "Revoked",
 }
 
+/**
+ * An invoice as the merchant knows its order: "#12", "#12 · invoice 2" for a later one (a new cart
+ * total); our order number (`cart_…-2`, what the gateway shows) is its tooltip, and the label when
+ * the order carries no display id.
+ */
+const invoiceLabel = (displayId: number | undefined, attempt: number, orderNumber: string): string =>
+  displayId === undefined ? orderNumber : attempt > 1 ? `#${displayId} · invoice ${attempt}` : `#${displayId}`
+
 /** A titled list under the invoice's fields, shown only when it has items. */
 const ListSection = <T,>({ title, items, children }: { title: string; items: readonly T[]; children: (item: T) => React.ReactNode }) =>
   items.length === 0 ? null : (
@@ -258,7 +266,7 @@ const CryptoOrderPaymentWidget = ({ data: order }: DetailWidgetProps<AdminOrder>
             <ListSection title="Account of every invoice" items={data.accounts}>
               {(a) => (
                 <li key={a.invoice_id} className="txt-compact-small" data-testid="crypto-account">
-                  <span className="text-ui-fg-subtle">{a.order_number}{a.holds_order_money ? " (this order's money)" : a.superseded ? " (abandoned)" : ""}: </span>
+                  <span className="text-ui-fg-subtle" title={a.order_number}>{invoiceLabel(order.display_id, a.attempt, a.order_number)}{a.holds_order_money ? " (this order's money)" : a.superseded ? " (abandoned)" : ""}: </span>
                   received {formatDecimal(a.received)}, confirmed {formatDecimal(a.confirmed)}, sent back {formatDecimal(a.sent_back)}, refunded {formatDecimal(a.refunded)}, held {formatDecimal(a.held)} {a.currency ?? a.psys_cid ?? ""}
                 </li>
               )}

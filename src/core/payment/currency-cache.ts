@@ -22,6 +22,8 @@ export interface CachedCurrency {
   maintenance: boolean
   /** The shop disabled this coin in its settings (spec §2.4 `hidden`, non-zero): never offered to shoppers. */
   hidden: boolean
+  /** The gateway's commission on an invoice in this coin, in percent (spec §2.4), a decimal string. */
+  invoice_commission_percentage: string | null
 }
 
 function toCached(currency: Currency): CachedCurrency {
@@ -35,13 +37,20 @@ function toCached(currency: Currency): CachedCurrency {
     precision: currency.precision ?? null,
     maintenance: currency.maintenance === true,
     hidden: typeof currency.hidden === "number" && currency.hidden !== 0,
+    invoice_commission_percentage: commissionPercentage(currency.invoice_commission_percentage),
   }
+}
+
+/** A commission percentage as a plain decimal string (spec §2.4 sends a string), else null. */
+function commissionPercentage(value: string | null | undefined): string | null {
+  const text = typeof value === "string" ? value.trim() : ""
+  return /^\d+(\.\d+)?$/.test(text) ? text : null
 }
 
 /** The stored JSON value: `{ currencies: CachedCurrency[] }`. */
 function cachedList(value: Record<string, unknown>): CachedCurrency[] | undefined {
   const list = value.currencies
-  return Array.isArray(list) && list.every((entry) => typeof entry === "object" && entry !== null && "psys_cid" in entry && "hidden" in entry)
+  return Array.isArray(list) && list.every((entry) => typeof entry === "object" && entry !== null && "psys_cid" in entry && "hidden" in entry && "invoice_commission_percentage" in entry)
     ? (list as CachedCurrency[]) // shape checked just above; written only by this file
     : undefined
 }
@@ -136,18 +145,6 @@ export function belowMinimum(total: string, fiat: string, coin: CachedCurrency):
 }
 
 /**
- * A fiat amount in a coin at `fiat_rate`, rounded UP to the coin's decimals (8 when unknown) so
- * the figure shown is never less than what the invoice will ask. Display only: the invoice's own
- * amount is the gateway's.
- */
-export function convertToCoin(fiatAmount: string, currency: CachedCurrency): string | null {
-  if (currency.fiat_rate === null || exact(currency.fiat_rate).isZero()) {
-    return null
-  }
-  return fiatToCoin(fiatAmount, currency.fiat_rate, coinPlaces(currency.precision), "up").toFixed()
-}
-
-/**
  * The coin ID (psys_cid) of a coin code (`currency`, e.g. "BTC"), for an invoice whose callback
  * names only the code (spec §6.1, shops without white-label). The invoice's own coin wins when it
  * has that code; a code two coins share (a token on two networks) with no such hint stays unknown
@@ -169,12 +166,30 @@ export async function resolveCoinId(
   return matches.length === 1 ? matches[0].psys_cid : null
 }
 
+/** Why a coin cannot take an invoice now: the gateway has it under maintenance, or the total is below its minimum. */
+export type CoinUnusable = { reason: "maintenance" } | { reason: "below_minimum"; minimum: CoinMinimum }
+
+/**
+ * Whether the coin can take an invoice of `total` now: not under maintenance (spec §2.4
+ * `maintenance`; the spec shows no meaning beyond the name, and we read it as "the gateway takes no
+ * payment in this coin now"), and not above the total's reach (`belowMinimum`).
+ */
+export function unusableCoin(coin: CachedCurrency, total: { amount: string; currency: string }): CoinUnusable | undefined {
+  if (coin.maintenance) {
+    return { reason: "maintenance" }
+  }
+  const minimum = belowMinimum(total.amount, total.currency, coin)
+  return minimum === undefined ? undefined : { reason: "below_minimum", minimum }
+}
+
 /**
  * The coin for a new invoice: the storefront's choice (`data.psys_cid`), else the default. Never a
  * coin the shop disabled at the gateway (spec §2.4 `hidden`) or one the gateway does not list,
  * whatever the accepted-coin list says; never one outside a non-empty accepted-coin list; never
- * one whose minimum (spec §2.4 `min_sum_in`) the cart total does not reach. Without a coin the
- * gateway picks the shop's (spec §4.1).
+ * one under maintenance (spec §2.4 `maintenance`) or whose minimum (spec §2.4 `min_sum_in`) the
+ * cart total does not reach. The shopper's choice is refused then, naming it; the store's default
+ * coin is a preference, not the shopper's word, so it is skipped instead and the gateway picks
+ * among the accepted coins (`allowedPsysCids`). Without a coin the gateway picks the shop's (spec §4.1).
  */
 export function chooseCoin(
   requested: unknown,
@@ -202,13 +217,78 @@ export function chooseCoin(
         : `${field} "${psysCid}" is not offered by this store; choose one of ${offered.map((candidate) => candidate.psys_cid).join(", ") || "(none)"} (see GET /store/crypto/currencies)`
     )
   }
-  const minimum = belowMinimum(total.amount, total.currency, coin)
-  if (minimum !== undefined) {
-    const code = coin.currency ?? coin.psys_cid
+  const unusable = unusableCoin(coin, total)
+  if (unusable === undefined) {
+    return psysCid
+  }
+  if (!fromShopper) {
+    return undefined
+  }
+  if (unusable.reason === "maintenance") {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
-      `${field} "${psysCid}": the cart total ${total.amount} ${total.currency} is below the gateway's minimum of ${minimum.minimum} ${code} (${minimum.minimum_fiat} ${total.currency}); choose another coin (see GET /store/crypto/currencies)`
+      `${field} "${psysCid}" is under maintenance at the gateway and takes no payment now; choose another coin (see GET /store/crypto/currencies)`
     )
   }
-  return psysCid
+  const code = coin.currency ?? coin.psys_cid
+  throw new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `${field} "${psysCid}": the cart total ${total.amount} ${total.currency} is below the gateway's minimum of ${unusable.minimum.minimum} ${code} (${unusable.minimum.minimum_fiat} ${total.currency}); choose another coin (see GET /store/crypto/currencies)`
+  )
+}
+
+/**
+ * The accepted-coin list a new invoice sends (spec §4.1 `allowed_psys_cids`: the coins the payer
+ * may choose on the gateway's page): the coins the store offers (`offeredCoins`) that can take this
+ * total now (`unusableCoin`: none under maintenance, none whose minimum the total does not reach),
+ * in the gateway's order. Empty means "send no list": the merchant accepts every coin the shop
+ * enables and none is left out, so the gateway keeps offering the shop's coins as they are at the
+ * gateway. When the merchant accepts every coin but one of them is left out, the list of the others
+ * is sent: without it the gateway would offer (or pick, for an invoice without `currency`) the coin
+ * that cannot take the payment, and refuse or strand the invoice. No coin left is refused here, with
+ * why, before anything is reserved or created.
+ */
+export function allowedPsysCids(
+  coins: readonly CachedCurrency[],
+  options: Pick<ResolvedCryptoOptions, "allowedCurrencies">,
+  total: { amount: string; currency: string }
+): string[] {
+  const offered = offeredCoins(coins, options.allowedCurrencies)
+  const usable: string[] = []
+  const maintenance: string[] = []
+  const belowMinimums: Array<{ psys_cid: string; minimum: CoinMinimum }> = []
+  for (const coin of offered) {
+    const unusable = unusableCoin(coin, total)
+    if (unusable === undefined) usable.push(coin.psys_cid)
+    else if (unusable.reason === "maintenance") maintenance.push(coin.psys_cid)
+    else belowMinimums.push({ psys_cid: coin.psys_cid, minimum: unusable.minimum })
+  }
+  if (usable.length === 0) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, noCoinLeftMessage(options.allowedCurrencies, total, maintenance, belowMinimums))
+  }
+  const leftOut = usable.length < offered.length
+  return options.allowedCurrencies.length > 0 || leftOut ? usable : []
+}
+
+/** Why no coin can take the invoice, in the words of `allowedPsysCids`' refusal. */
+function noCoinLeftMessage(
+  accepted: readonly string[],
+  total: { amount: string; currency: string },
+  maintenance: readonly string[],
+  belowMinimums: ReadonlyArray<{ psys_cid: string; minimum: CoinMinimum }>
+): string {
+  if (maintenance.length === 0 && belowMinimums.length === 0) {
+    return accepted.length > 0
+      ? `No coin can take this payment: none of the coins this store accepts (${accepted.join(", ")}) is enabled in the shop's settings at the gateway`
+      : "No coin can take this payment: the gateway offers no coin for this shop (none is enabled in the shop's settings at the gateway)"
+  }
+  if (belowMinimums.length === 0) {
+    return `No coin can take this payment now: every coin this store offers is under maintenance at the gateway (${maintenance.join(", ")}); try again later`
+  }
+  const lowest = belowMinimums.reduce((low, candidate) => (exact(candidate.minimum.minimum_fiat).lt(low.minimum.minimum_fiat) ? candidate : low))
+  const minimums = `(the lowest: ${lowest.minimum.minimum_fiat} ${total.currency}, for ${lowest.psys_cid})`
+  if (maintenance.length === 0) {
+    return `No coin can take this payment: the cart total ${total.amount} ${total.currency} is below every coin's minimum at the gateway ${minimums}`
+  }
+  return `No coin can take this payment now: ${maintenance.join(", ")} ${maintenance.length === 1 ? "is" : "are"} under maintenance at the gateway, and the cart total ${total.amount} ${total.currency} is below the other coins' minimum ${minimums}`
 }

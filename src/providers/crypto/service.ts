@@ -24,7 +24,7 @@ import type {
 import { AbstractPaymentProvider, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import type { Invoice } from "../../gateway"
 import { sharedLockingWarning, type DeploymentConfig } from "../../core/config/deployment"
-import { chooseCoin, listCurrencies, offeredCoins } from "../../core/payment/currency-cache"
+import { allowedPsysCids, chooseCoin, listCurrencies } from "../../core/payment/currency-cache"
 import { toMedusaError } from "../../core/errors"
 import { sessionAmountToDecimalString } from "../../core/money"
 import { isClearRefusal } from "../../core/money-out/withdrawal"
@@ -35,6 +35,7 @@ import { recordCreatedInvoice, releaseCryptoInvoiceReservation, reserveCryptoInv
 import { medusaSessionStatusOf, type GatewayReading } from "../../core/payment/invoice-chain"
 import { gatewaySourceAmount, readSessionInvoice, sessionDataOf, sessionText as text, withReading, type SessionData } from "../../core/payment/session"
 import { applicationDeps, sessionOfCart, type ProviderDepsFactory, type ProviderGateway } from "./deps"
+import { invoiceText } from "./invoice-text"
 import { consumeCryptoRefundAuthorization, PLAIN_REFUND_MESSAGE } from "../../core/money-out/refund-authorization"
 
 
@@ -111,18 +112,20 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
 
     const deps = this.deps_()
     const cryptoModule = deps.cryptoModule
-    // The session with its cart (one Query read) and the gateway's coins in this fiat (cached list,
-    // spec §4.8) at once; then the settings of the session's provider entry (the merchant's admin
-    // settings apply from the next checkout on; read through Medusa's cache module,
-    // docs/architecture.md#effective-settings). A fiat the gateway does not take is refused before
-    // anything is created, and the coin is checked against the shop's settings and the gateway's minimum.
+    // The session with its cart or order, their items and the store's name (Query, deps.ts) and the
+    // gateway's coins in this fiat (cached list, spec §4.8) at once; then the settings of the
+    // session's provider entry (the merchant's admin settings apply from the next checkout on; read
+    // through Medusa's cache module, docs/architecture.md#effective-settings). A fiat the gateway
+    // does not take is refused before anything is created, and the coin is checked against the
+    // shop's settings, maintenance and the gateway's minimum.
     const [session, coins] = await Promise.all([sessionOfCart(deps.query, sessionId), listCurrencies(this.client_, cryptoModule, sourceCurrency)])
     const cart = session.cart
     const options = await readEffectiveOptionsCached(cryptoModule, deps.settingsCache, session.provider_id, this.options_)
-    const psysCid = chooseCoin(data.psys_cid, options, coins, { amount: sourceAmount, currency: sourceCurrency })
-    // A coin the shop disabled at the gateway in the accepted list would make the gateway refuse
-    // every invoice (spec §4.1 `allowed_psys_cids`): only coins it offers are sent.
-    const allowed = options.allowedCurrencies.length > 0 ? offeredCoins(coins, options.allowedCurrencies).map((coin) => coin.psys_cid) : []
+    const total = { amount: sourceAmount, currency: sourceCurrency }
+    const psysCid = chooseCoin(data.psys_cid, options, coins, total)
+    // The coins the payer may choose (spec §4.1 `allowed_psys_cids`): only those the shop offers
+    // that can take this total now; none left is refused here, with why.
+    const allowed = allowedPsysCids(coins, options, total)
 
     // The order number is reserved in our module before the gateway is asked (one transaction
     // under a lock on the cart, src/core/payment/invoice-reservation.ts).
@@ -142,12 +145,13 @@ class CryptoPaymentProviderService extends AbstractPaymentProvider<CryptoProvide
     try {
       invoice = await this.client_.invoices.create({
         order_number: reservation.order_number,
-        order_name: `Order ${reservation.order_number}`,
+        // The store's words on the gateway's dashboard and page; the order number stays ours.
+        ...invoiceText(session, reservation.order_number),
         source_currency: sourceCurrency,
         source_amount: sourceAmount,
         ...(psysCid !== undefined ? { currency: psysCid } : {}),
         ...(allowed.length > 0 ? { allowed_psys_cids: allowed } : {}),
-        ...invoiceLinks(this.options_, session.provider_id, cart?.id, input.context?.customer?.email ?? cart?.email),
+        ...invoiceLinks(this.options_, session.provider_id, cart?.id, input.context?.customer?.email ?? cart?.email ?? session.order?.email),
         expire_min: options.expireMinutes,
         plugin: "medusa-payment-crypto",
         // A retry after a timeout gets the same invoice instead of an error (spec §4.1).

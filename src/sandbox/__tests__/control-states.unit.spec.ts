@@ -245,3 +245,36 @@ describe("control shopSettings", () => {
     expect([after.enabled_psys_cids.includes("ETH"), after.success_url]).toEqual([true, null])
   })
 })
+
+describe("control currencySettings", () => {
+  afterEach(() => sandbox.control.reset())
+
+  it("puts a coin under maintenance in every shop's currencies list, and takes it out", async () => {
+    const plain = sandbox.shops.find((s) => !s.whiteLabel)
+    const plainClient = new GatewayClient({ apiKey: plain?.secretKey ?? "", baseUrl: sandbox.url, httpAdapter: sandbox.httpAdapter, maxRetries: 0, timeoutMs: 10_000 })
+    const set = await sandbox.control.currencySettings("LTC", { maintenance: true })
+    const listed = [(await client.currencies.list()).find((c) => c.cid === "LTC")?.maintenance, (await plainClient.currencies.list()).find((c) => c.cid === "LTC")?.maintenance]
+    const cleared = await sandbox.control.currencySettings("LTC", { maintenance: false })
+    const after = (await client.currencies.list()).find((c) => c.cid === "LTC")?.maintenance
+    expect([set.maintenance, ...listed, cleared.maintenance, after]).toEqual([true, true, true, false, false])
+  })
+
+  it("reset restores the seeded flags", async () => {
+    await sandbox.control.currencySettings("ETH", { maintenance: true })
+    await sandbox.control.reset()
+    expect((await client.currencies.list()).find((c) => c.cid === "ETH")?.maintenance).toBe(false)
+  })
+
+  it("an unknown coin is refused with 105 naming psys_cid", async () => {
+    const answer = await refusal(sandbox.control.currencySettings("DOGE", { maintenance: true }))
+    expect([answer.code, answer.body.includes("psys_cid")]).toEqual([105, true])
+  })
+})
+
+describe("control invoice shows what the shop sent", () => {
+  it("its order name, description and accepted coins", async () => {
+    const invoice = await client.invoices.create({ order_number: `ctl-${++seq}`, order_name: "Acme Store: 2 items", description: "Mug × 2", currency: "LTC", amount: "1", allowed_psys_cids: ["LTC", "BTC"] })
+    const state = await sandbox.control.invoice(invoice.txn_id)
+    expect([state.order_name, state.description, state.allowed_psys_cids]).toEqual(["Acme Store: 2 items", "Mug × 2", ["LTC", "BTC"]])
+  })
+})

@@ -1,7 +1,7 @@
 import type { Delivery } from "../core/dispatcher"
 import type { Fault, FaultMode } from "../http/faults"
 import type { ExchangeBody } from "../http/views"
-import type { CashInState, InvoiceState, ShopSettingsState } from "./state-views"
+import type { CashInState, CurrencyState, InvoiceState, ShopSettingsState } from "./state-views"
 
 /** The part of `fetch` the control client uses: the global one, or the in-process transport's. */
 export type ControlFetch = (
@@ -86,6 +86,13 @@ export interface SandboxControl {
    */
   expire(txnId: string): Promise<InvoiceState>
   /**
+   * The invoice's unconfirmed transactions (fewer than the coin's expected confirmations) vanish,
+   * replaced or double-spent before they confirmed: `received` falls back to what the confirmed ones
+   * hold and the status follows (`new` when nothing is left), with its callback. Refused (422 on
+   * `txn_id`) for an ended invoice or one without an unconfirmed transaction.
+   */
+  dropUnconfirmed(txnId: string): Promise<InvoiceState>
+  /**
    * The shop's next `count` (default 1) withdrawals are answered HTTP 201 with status `error`: the
    * operation exists in `error`, the balance is not debited. Answers how many failures are pending.
    */
@@ -111,6 +118,11 @@ export interface SandboxControl {
    * must stay), its Status URL and Success URL (null clears one). Absent members stay; `reset` restores the seed's.
    */
   shopSettings(options: { enabledPsysCids?: string[]; statusUrl?: string | null; successUrl?: string | null }): Promise<ShopSettingsState>
+  /**
+   * A coin at the gateway, for every shop: `maintenance` puts it under maintenance or takes it out
+   * (spec §2.4, shown in the currencies list). Absent members stay; `reset` restores the seed's.
+   */
+  currencySettings(psysCid: string, options: { maintenance?: boolean }): Promise<CurrencyState>
   /** Confirmations arrive (default: the coin's expected count; also ends `pending internal`). */
   confirm(txnId: string, options?: { confirmations?: number }): Promise<InvoiceState>
   /** The shopper switches the invoice to another coin: the new (or reused) invoice of the chain. */
@@ -191,6 +203,7 @@ export function createControlClient(options: ControlClientOptions): SandboxContr
     invoice: (txnId) => call("GET", `/invoices/${encodeURIComponent(txnId)}`),
     settle: (txnId) => call("POST", invoice(txnId, "settle")),
     expire: (txnId) => call("POST", invoice(txnId, "expire")),
+    dropUnconfirmed: (txnId) => call("POST", invoice(txnId, "drop")),
     failNextWithdrawals: (o = {}) => call("POST", "/withdrawals/fail-next", defined({ count: o.count })),
     finishExchange: (id, o) => call("POST", `/exchanges/${encodeURIComponent(id)}/finish`, defined({ status: o.status, to_amount: o.toAmount })),
     cashIn: (o) => call("POST", "/cash-in", { psys_cid: o.psysCid, amount: o.amount }),
@@ -205,6 +218,7 @@ export function createControlClient(options: ControlClientOptions): SandboxContr
           success_url: o.successUrl === null ? "" : o.successUrl,
         })
       ),
+    currencySettings: (psysCid, o) => call("POST", `/currencies/${encodeURIComponent(psysCid)}`, defined({ maintenance: o.maintenance })),
     confirm: (txnId, o = {}) => call("POST", invoice(txnId, "confirm"), defined({ confirmations: o.confirmations })),
     switchCurrency: (txnId, psysCid) => call("POST", invoice(txnId, "switch"), { psys_cid: psysCid }),
     payDeposit: (hash, o) =>

@@ -4,7 +4,7 @@ import type { SeedShop } from "../core/types"
 import { FAULT_MODES, type FaultInjector } from "../http/faults"
 import type { Reply, RequestContext, Route } from "../http/router"
 import { exchangeView } from "../http/views"
-import { cashInView, invoiceState, payInView, shopSettingsView } from "./state-views"
+import { cashInView, currencyStateView, invoiceState, payInView, shopSettingsView } from "./state-views"
 
 export const CONTROL_PREFIX = "/_sandbox"
 
@@ -29,6 +29,9 @@ function count(ctx: RequestContext): number {
 }
 
 const CALLBACK_EVENTS = ["invoice", "pay_in"] as const
+
+/** A boolean as the control body carries it (JSON `true` / `false` arrive as these words). */
+const BOOLEANS = ["true", "false"] as const
 
 /** How the control API may end an exchange (`exchanges/:id/finish`). */
 const EXCHANGE_ENDS = ["completed", "error"] as const
@@ -106,6 +109,16 @@ export function controlRoutes(faults: FaultInjector): Route[] {
     },
     {
       method: "POST",
+      pattern: `${CONTROL_PREFIX}/invoices/:txn_id/drop`,
+      handler: (ctx) => {
+        const shop = controlShop(ctx)
+        const invoice = ctx.core.requireInvoice(shop, ctx.path.txn_id)
+        ctx.core.dropUnconfirmed(invoice)
+        return ok(invoiceState(ctx.core, invoice))
+      },
+    },
+    {
+      method: "POST",
       pattern: `${CONTROL_PREFIX}/exchanges/:id/finish`,
       handler: (ctx) => {
         const shop = controlShop(ctx)
@@ -136,6 +149,16 @@ export function controlRoutes(faults: FaultInjector): Route[] {
           successUrl: url("success_url"),
         })
         return ok(shopSettingsView(changed))
+      },
+    },
+    {
+      method: "POST",
+      pattern: `${CONTROL_PREFIX}/currencies/:psys_cid`,
+      handler: (ctx) => {
+        controlShop(ctx)
+        // A coin is the gateway's, not one shop's: the change shows in every shop's currencies list.
+        const maintenance = ctx.params.has("maintenance") ? ctx.params.oneOf("maintenance", BOOLEANS, "false") === "true" : undefined
+        return ok(currencyStateView(ctx.core.currencySettings(ctx.path.psys_cid, { maintenance })))
       },
     },
     {

@@ -1,7 +1,7 @@
 import { figures } from "../core/invoice-machine"
 import { str } from "../core/money"
 import type { SandboxCore } from "../core/sandbox-core"
-import type { CashIn, Invoice, PayIn, SeedShop } from "../core/types"
+import type { CashIn, Invoice, PayIn, SeedCoin, SeedShop } from "../core/types"
 
 /** One transaction of an invoice as the control API shows it. */
 export interface InvoiceTxState {
@@ -16,6 +16,11 @@ export interface InvoiceState {
   txn_id: string
   status: string
   order_number: string
+  /** what the shop sent (spec §4.1 `order_name`, `description`) */
+  order_name: string
+  description: string | null
+  /** the coins the payer may choose (spec §4.1 `allowed_psys_cids`), empty when none was sent */
+  allowed_psys_cids: string[]
   psys_cid: string
   currency: string
   /** decimal places of the coin (amounts are never finer) */
@@ -52,6 +57,9 @@ export function invoiceState(core: SandboxCore, invoice: Invoice): InvoiceState 
     txn_id: invoice.txn_id,
     status: invoice.status,
     order_number: invoice.order_number,
+    order_name: invoice.order_name,
+    description: invoice.description,
+    allowed_psys_cids: invoice.allowed_psys_cids,
     psys_cid: invoice.psys_cid,
     currency: coin.currency,
     precision: coin.precision,
@@ -124,4 +132,15 @@ export function shopSettingsView(shop: SeedShop): ShopSettingsState {
     status_url: shop.status_url,
     success_url: shop.success_url,
   }
+}
+
+/** A coin as the control API's `currencies/:psys_cid` route answers it. */
+export interface CurrencyState {
+  psys_cid: string
+  maintenance: boolean
+  min_sum_in: string
+}
+
+export function currencyStateView(coin: SeedCoin): CurrencyState {
+  return { psys_cid: coin.psys_cid, maintenance: coin.maintenance, min_sum_in: coin.min_sum_in }
 }

@@ -1,5 +1,5 @@
 import { Dec, sum } from "./money"
-import type { Invoice, InvoiceStatus, SeedCoin } from "./types"
+import type { ChainTx, Invoice, InvoiceStatus, SeedCoin } from "./types"
 
 /** Whether a status ends the invoice: only money after the end (`afterEnd`) or `settle` moves it then. */
 const TERMINAL: Record<InvoiceStatus, boolean> = {
@@ -31,9 +31,14 @@ export interface InvoiceFigures {
   confirmations: number
 }
 
+/** A transaction counts as confirmed once it has the coin's expected confirmations; before, it is mempool money. */
+export function isConfirmed(tx: ChainTx, coin: SeedCoin): boolean {
+  return tx.confirmations >= coin.expected_confirmations
+}
+
 export function figures(invoice: Invoice, coin: SeedCoin): InvoiceFigures {
   const received = sum(invoice.txs.map((t) => t.value))
-  const confirmed = sum(invoice.txs.filter((t) => t.confirmations >= coin.expected_confirmations).map((t) => t.value))
+  const confirmed = sum(invoice.txs.filter((t) => isConfirmed(t, coin)).map((t) => t.value))
   const due = new Dec(invoice.invoice_total_sum).minus(received)
   return {
     received,

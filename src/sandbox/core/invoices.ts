@@ -2,7 +2,7 @@ import { invoiceCallbackFields } from "./callback-fields"
 import type { CallbackDispatcher } from "./dispatcher"
 import { invalidAttribute, notFound, unsupportedCurrency } from "./errors"
 import { ids } from "./ids"
-import { figures, isTerminal, nextState, settledStatus } from "./invoice-machine"
+import { figures, isConfirmed, isTerminal, nextState, settledStatus } from "./invoice-machine"
 import { Dec, roundHalfUp, str } from "./money"
 import { paymentUri, qrBase64 } from "./qr"
 import { cryptoForFiat, fiatForCrypto, priceInFiat, splitCommission } from "./rates"
@@ -314,6 +314,28 @@ export class Invoices {
     if (invoice.status === "pending internal" && confirmations === null) {
       invoice.internal_started_at = this.store.clock.now() - this.internalTransferMs
     }
+    this.advance(invoice, coin, before)
+    this.store.changed()
+    return invoice
+  }
+
+  /**
+   * The invoice's unconfirmed transactions vanish from the chain (control API `drop`): replaced or
+   * double-spent before they confirmed. The confirmed ones stay, and the state machine reads what
+   * remains (`new` when nothing does, `cancelled` past the expiry, …), with a callback for the move.
+   * Refused for an ended invoice and for one without an unconfirmed transaction.
+   */
+  dropUnconfirmed(invoice: Invoice): Invoice {
+    if (isTerminal(invoice.status)) {
+      throw invalidAttribute("txn_id", `The invoice is ${invoice.status}: only an open invoice's transactions can be dropped.`)
+    }
+    const coin = this.store.requireCoin(invoice.psys_cid, "psys_cid")
+    const kept = invoice.txs.filter((tx) => isConfirmed(tx, coin))
+    if (kept.length === invoice.txs.length) {
+      throw invalidAttribute("txn_id", "The invoice has no unconfirmed transaction to drop.")
+    }
+    const before = fingerprint(invoice, coin)
+    invoice.txs = kept
     this.advance(invoice, coin, before)
     this.store.changed()
     return invoice

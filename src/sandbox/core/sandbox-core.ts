@@ -58,6 +58,8 @@ export class SandboxCore {
   readonly cashIns: CashIns
   /** the shops' settings as seeded, restored by `reset` after `shopSettings` changed them */
   private readonly seededShops: SeedShop[]
+  /** the coins' maintenance flags as seeded, restored by `reset` after `currencySettings` changed them */
+  private readonly seededMaintenance: ReadonlyMap<string, boolean>
 
   constructor(options: SandboxCoreOptions) {
     this.seed = options.seed
@@ -72,6 +74,7 @@ export class SandboxCore {
     this.exchanges = new Exchanges(this.store)
     this.cashIns = new CashIns(this.store)
     this.seededShops = structuredClone(this.seed.shops)
+    this.seededMaintenance = new Map(this.seed.coins.map((coin) => [coin.psys_cid, coin.maintenance]))
   }
 
   // ---- shops, coins, rates (the store) -------------------------------------------------------
@@ -107,6 +110,20 @@ export class SandboxCore {
       shop.success_url = changes.successUrl
     }
     return shop
+  }
+
+  /**
+   * A coin at the gateway, for every shop (control API `currencies/:psys_cid`): the gateway puts it
+   * under maintenance or takes it out (spec §2.4 `maintenance`), as the currencies list then shows.
+   * Kept until `reset`, not in the state file. Invoices in it are still created and paid: what
+   * maintenance stops at the real gateway is not shown.
+   */
+  currencySettings(psysCid: string, changes: { maintenance?: boolean }): SeedCoin {
+    const coin = this.requireCoin(psysCid, "psys_cid")
+    if (changes.maintenance !== undefined) {
+      coin.maintenance = changes.maintenance
+    }
+    return coin
   }
 
   shopById(id: string): SeedShop | undefined {
@@ -180,6 +197,12 @@ export class SandboxCore {
   confirm(invoice: Invoice, confirmations: number | null): Invoice {
     this.tick()
     return this.invoices.confirm(invoice, confirmations)
+  }
+
+  /** The invoice's unconfirmed transactions vanish (replaced, double-spent): see `Invoices.dropUnconfirmed`. */
+  dropUnconfirmed(invoice: Invoice): Invoice {
+    this.tick()
+    return this.invoices.dropUnconfirmed(invoice)
   }
 
   /** The gateway ends an open invoice as `expired` now, even with nothing received (see `Invoices.expire`). */
@@ -329,6 +352,9 @@ export class SandboxCore {
       if (shop !== undefined) {
         Object.assign(shop, structuredClone(seeded))
       }
+    }
+    for (const coin of this.seed.coins) {
+      coin.maintenance = this.seededMaintenance.get(coin.psys_cid) ?? coin.maintenance
     }
     this.dispatcher.clear()
     this.store.state = emptyState(this.seed)

@@ -19,7 +19,7 @@ export type CommissionPayer = "shopper" | "shop"
  * (spec §2.4 `fiat_rate`, `precision`) and its invoice commission (`invoice_commission_percentage`,
  * absent from a rate cache that does not keep it: then no commission is added).
  */
-export type CoinQuote = Pick<CachedCurrency, "fiat_rate" | "precision"> & { invoice_commission_percentage?: string | null }
+export type CoinQuote = Pick<CachedCurrency, "fiat_rate" | "precision" | "invoice_commission_percentage">
 
 /**
  * What the shopper will send in `coin` for a cart total of `total` (in `fiat`): the amount the

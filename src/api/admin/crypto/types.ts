@@ -30,6 +30,7 @@ import type { checkCryptoCallbackUrlWorkflow } from "../../../workflows/admin/ch
 import type { CRYPTO_SETTINGS_FIELDS } from "../../../workflows/admin/steps/upsert-crypto-settings"
 import type { CryptoSettingsView } from "./settings/route"
 import type { moneyOutPolicyOf } from "./money-out/policy/route"
+import type { OperationOrders } from "./operations/invoice-orders"
 
 /** What a workflow answers: its `run(…).result`. */
 type ResultOf<W> = W extends ReturnWorkflow<infer _Input, infer Result, infer _Hooks> ? Result : never
@@ -124,7 +125,8 @@ export type AdminCryptoExchangeCurrenciesResponse = { currencies: Wire<ExchangeC
 /** POST /admin/crypto/exchanges/estimate */
 export type AdminCryptoExchangeEstimateResponse = { estimate: Wire<ExchangeEstimate> }
 /** GET /admin/crypto/operations */
-export type AdminCryptoOperationsResponse = { operations: Wire<Operation[]>; meta: OperationListMeta; has_next: boolean }
+/** GET /admin/crypto/operations: a page of operations, and the order (`#12`) of each invoice among them whose cart became one. */
+export type AdminCryptoOperationsResponse = { operations: Wire<Operation[]>; meta: OperationListMeta; has_next: boolean; orders: OperationOrders }
 /** GET /admin/crypto/operations/:id */
 export type AdminCryptoOperationResponse = { operation: Wire<Operation> }
 /** GET /admin/crypto/orders/:id: `operation` null with `operation_error` when the gateway could not be read. */

@@ -1,5 +1,5 @@
 import type { Currency } from "../../../gateway"
-import { convertToCoin, listCurrencies, offeredCoins, resolveCoinId, type CachedCurrency, type RateCacheStore } from "../currency-cache"
+import { allowedPsysCids, chooseCoin, listCurrencies, offeredCoins, resolveCoinId, type CachedCurrency, type RateCacheStore } from "../currency-cache"
 
 const coin = (overrides: Partial<CachedCurrency>): CachedCurrency => ({
   psys_cid: "BTC",
@@ -11,26 +11,8 @@ const coin = (overrides: Partial<CachedCurrency>): CachedCurrency => ({
   precision: "8",
   maintenance: false,
   hidden: false,
+  invoice_commission_percentage: null,
   ...overrides,
-})
-
-describe("convertToCoin", () => {
-  it("divides the fiat amount by the coin's fiat rate, rounding up to the coin's decimals", () => {
-    expect(convertToCoin("10.5", coin({}))).toBe("0.000175")
-  })
-
-  it("rounds up so the figure shown is never below the invoice", () => {
-    expect(convertToCoin("10", coin({ fiat_rate: "3" }))).toBe("3.33333334")
-  })
-
-  it("uses 8 decimals when the precision is unknown", () => {
-    expect(convertToCoin("1", coin({ fiat_rate: "3", precision: null }))).toBe("0.33333334")
-  })
-
-  it("has no amount without a rate", () => {
-    expect(convertToCoin("10", coin({ fiat_rate: null }))).toBeNull()
-    expect(convertToCoin("10", coin({ fiat_rate: "0" }))).toBeNull()
-  })
 })
 
 /** A rate cache with nothing stored: every read goes to the (fake) gateway list. */
@@ -79,5 +61,78 @@ describe("resolveCoinId", () => {
 
   it("leaves a code two coins share unknown rather than guessing", async () => {
     expect(await resolveCoinId(listing, emptyCache(), "EUR", "USDT", { psys_cid: null, currency: null })).toBeNull()
+  })
+})
+
+describe("chooseCoin", () => {
+  const coins = [coin({ psys_cid: "BTC", maintenance: true }), coin({ psys_cid: "LTC", currency: "LTC", fiat_rate: "80" })]
+  const total = { amount: "10", currency: "EUR" }
+  const noSettings = { allowedCurrencies: [], defaultCurrency: undefined }
+
+  it("takes the shopper's coin when it can take the total", () => {
+    expect(chooseCoin("LTC", noSettings, coins, total)).toBe("LTC")
+  })
+
+  it("refuses the shopper's coin while the gateway has it under maintenance, naming the coin and data.psys_cid", () => {
+    expect(() => chooseCoin("BTC", noSettings, coins, total)).toThrow(
+      'data.psys_cid "BTC" is under maintenance at the gateway and takes no payment now; choose another coin (see GET /store/crypto/currencies)'
+    )
+  })
+
+  it("skips the store's default coin while it is under maintenance, leaving the choice to the gateway", () => {
+    expect(chooseCoin(undefined, { allowedCurrencies: [], defaultCurrency: "BTC" }, coins, total)).toBeUndefined()
+  })
+
+  it("skips the store's default coin when the total is below its minimum", () => {
+    const btc = coin({ psys_cid: "BTC", min_sum_in: "0.001" })
+    expect(chooseCoin(undefined, { allowedCurrencies: [], defaultCurrency: "BTC" }, [btc], total)).toBeUndefined()
+  })
+})
+
+describe("allowedPsysCids", () => {
+  const total = { amount: "5", currency: "EUR" }
+  // 0.0001 BTC at 60000 is 6 EUR; 0.01 LTC at 80 is 0.80 EUR.
+  const btc = coin({ psys_cid: "BTC", min_sum_in: "0.0001" })
+  const ltc = coin({ psys_cid: "LTC", currency: "LTC", fiat_rate: "80", min_sum_in: "0.01" })
+  const eth = coin({ psys_cid: "ETH", currency: "ETH", fiat_rate: "3000" })
+
+  it("sends no list when the merchant accepts every coin and each can take the total", () => {
+    expect(allowedPsysCids([ltc, eth], { allowedCurrencies: [] }, total)).toEqual([])
+  })
+
+  it("sends the shop's other coins when the merchant accepts every coin and one's minimum is above the total", () => {
+    expect(allowedPsysCids([btc, ltc, eth], { allowedCurrencies: [] }, total)).toEqual(["LTC", "ETH"])
+  })
+
+  it("leaves out of the merchant's accepted coins one under maintenance and one above the total's reach", () => {
+    expect(allowedPsysCids([btc, ltc, { ...eth, maintenance: true }], { allowedCurrencies: ["BTC", "LTC", "ETH"] }, total)).toEqual(["LTC"])
+  })
+
+  it("never sends a coin the shop disabled at the gateway", () => {
+    expect(allowedPsysCids([ltc, { ...eth, hidden: true }], { allowedCurrencies: ["LTC", "ETH"] }, total)).toEqual(["LTC"])
+  })
+
+  it("refuses when the total is below every coin's minimum, naming the lowest", () => {
+    expect(() => allowedPsysCids([btc, ltc], { allowedCurrencies: [] }, { amount: "0.5", currency: "EUR" })).toThrow(
+      "No coin can take this payment: the cart total 0.5 EUR is below every coin's minimum at the gateway (the lowest: 0.8 EUR, for LTC)"
+    )
+  })
+
+  it("refuses when every coin is under maintenance, naming them", () => {
+    expect(() => allowedPsysCids([{ ...ltc, maintenance: true }, { ...eth, maintenance: true }], { allowedCurrencies: [] }, total)).toThrow(
+      "No coin can take this payment now: every coin this store offers is under maintenance at the gateway (LTC, ETH); try again later"
+    )
+  })
+
+  it("refuses when some coins are under maintenance and the total is below the others' minimum", () => {
+    expect(() => allowedPsysCids([btc, { ...eth, maintenance: true }], { allowedCurrencies: [] }, total)).toThrow(
+      "No coin can take this payment now: ETH is under maintenance at the gateway, and the cart total 5 EUR is below the other coins' minimum (the lowest: 6 EUR, for BTC)"
+    )
+  })
+
+  it("refuses when none of the merchant's accepted coins is enabled at the gateway", () => {
+    expect(() => allowedPsysCids([{ ...ltc, hidden: true }], { allowedCurrencies: ["LTC"] }, total)).toThrow(
+      "No coin can take this payment: none of the coins this store accepts (LTC) is enabled in the shop's settings at the gateway"
+    )
   })
 })

@@ -134,22 +134,35 @@ const silentLogger = (): Logger & { warnings: string[] } => {
   return Object.assign(logger as unknown as Logger, { warnings })
 }
 
+/** The cart behind the session's collection, as Query answers it: one mug. */
+const CART = { id: "cart_1", email: "shopper@example.com", items: [{ title: "Crypto mug", quantity: 1, raw_quantity: { value: "1", precision: 20 } }] }
+
+/** What Query holds for the session: its collection (a cart's by default, or an order's) and the store. */
+interface Graph {
+  collection: Row
+  stores: Row[]
+}
+
 function setup(overrides: Partial<typeof options> & Row = {}) {
   const store = new MemoryStore()
   const gateway = new ScriptedGateway()
+  const graph: Graph = { collection: { id: "paycol_1", cart: CART }, stores: [{ id: "store_1", name: "Acme Store" }] }
+  const reads: string[] = []
   const deps: ProviderDeps = {
     query: {
-      // The session, its collection and the cart behind it, as Query answers them.
+      // The session, its collection and the cart or order behind it; the store.
       graph: async ({ entity, filters }) => {
+        reads.push(entity)
+        if (entity === "store") return { data: graph.stores }
         if (entity !== "payment_session") return { data: [] }
-        return { data: [{ id: filters.id, provider_id: PROVIDER_ID, payment_collection_id: "paycol_1", payment_collection: { id: "paycol_1", cart: { id: "cart_1", email: "shopper@example.com" } } }] }
+        return { data: [{ id: filters.id, provider_id: PROVIDER_ID, payment_collection_id: "paycol_1", payment_collection: graph.collection }] }
       },
     },
     cryptoModule: store.asStore(),
   }
   const logger = silentLogger()
   const provider = new CryptoPaymentProviderService({ logger }, { ...options, ...overrides }, { deps: () => deps, client: gateway })
-  return { provider, store, gateway, locks: store.locks, logger }
+  return { provider, store, gateway, locks: store.locks, logger, graph, reads }
 }
 
 const initiate = (provider: CryptoPaymentProviderService, amount: string | number = "10.5", data: Row = {}) =>
@@ -277,6 +290,110 @@ describe("CryptoPaymentProviderService.initiatePayment", () => {
     gateway.currenciesList = [{ cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8", min_sum_in: new Decimal("0.0001") }]
     await initiate(provider, "6", { psys_cid: "BTC" })
     expect(gateway.created).toHaveLength(1)
+  })
+
+  it("names the invoice after the store and what is bought, with the items as its description, reading the session and the store at once", async () => {
+    const { provider, gateway, reads } = setup()
+    await initiate(provider)
+    expect(gateway.created[0]).toMatchObject({ order_number: "cart_1", order_name: "Acme Store: 1 item", description: "Crypto mug × 1" })
+    expect(reads.sort()).toEqual(["payment_session", "store"])
+  })
+
+  it("names the invoice of an order's collection (billed after checkout) after the order's display id, with the order's items and e-mail", async () => {
+    const { provider, gateway, graph } = setup()
+    const item = (title: string, quantity: number) => ({ title, quantity, raw_quantity: { value: String(quantity), precision: 20 } })
+    graph.collection = { id: "paycol_1", cart: null, order: { id: "order_1", display_id: 12, email: "buyer@example.com", items: [item("Blue T-shirt", 2), item("Mug", 1)] } }
+    await initiate(provider)
+    expect(gateway.created[0]).toMatchObject({ order_number: "paycol_1", order_name: "Order #12 at Acme Store", description: "Blue T-shirt × 2, Mug × 1", email: "buyer@example.com" })
+  })
+
+  it("reads an order item's quantity from its detail, leaves out a line an order edit emptied, and names a line without a readable quantity alone", async () => {
+    const { provider, gateway, graph } = setup()
+    graph.collection = {
+      id: "paycol_1",
+      cart: null,
+      order: {
+        id: "order_1",
+        display_id: 7,
+        items: [
+          { title: "Cap", detail: { quantity: 3, raw_quantity: { value: "3", precision: 20 } } },
+          { title: "Scarf", detail: { quantity: 0, raw_quantity: { value: "0", precision: 20 } } },
+          { title: "Sticker" },
+        ],
+      },
+    }
+    await initiate(provider)
+    expect(gateway.created[0]).toMatchObject({ order_name: "Order #7 at Acme Store", description: "Cap × 3, Sticker" })
+  })
+
+  it("falls back to our order number when neither the store's name nor an item is known, sending no description", async () => {
+    const { provider, gateway, graph } = setup()
+    graph.stores = []
+    graph.collection = { id: "paycol_1", cart: { ...CART, items: [] } }
+    await initiate(provider)
+    expect(gateway.created[0].order_name).toBe("Order cart_1")
+    expect(gateway.created[0]).not.toHaveProperty("description")
+  })
+
+  it("refuses a coin under maintenance at the gateway that the shopper chose, naming the coin and data.psys_cid, creating nothing", async () => {
+    const { provider, gateway, store } = setup()
+    gateway.currenciesList = [
+      { cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8", maintenance: true },
+      { cid: "LTC", currency: "LTC", fiat_rate: new Decimal("80"), precision: "8" },
+    ]
+    await expect(initiate(provider, "10", { psys_cid: "BTC" })).rejects.toThrow('data.psys_cid "BTC" is under maintenance at the gateway and takes no payment now; choose another coin')
+    expect(gateway.created).toEqual([])
+    expect(store.invoices).toEqual([])
+  })
+
+  it("skips the store's default coin while it is under maintenance: the gateway picks among the coins that can take the payment", async () => {
+    const { provider, gateway } = setup({ defaultCurrency: "BTC" })
+    gateway.currenciesList = [
+      { cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8", maintenance: true },
+      { cid: "LTC", currency: "LTC", fiat_rate: new Decimal("80"), precision: "8" },
+    ]
+    await initiate(provider, "10")
+    expect(gateway.created[0]).not.toHaveProperty("currency")
+    expect(gateway.created[0].allowed_psys_cids).toEqual(["LTC"])
+  })
+
+  it("sends the shop's coins without the one whose minimum the cart total does not reach when the merchant accepts every coin", async () => {
+    const { provider, gateway } = setup()
+    gateway.currenciesList = [
+      { cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8", min_sum_in: new Decimal("0.0001") },
+      { cid: "LTC", currency: "LTC", fiat_rate: new Decimal("80"), precision: "8", min_sum_in: new Decimal("0.01") },
+    ]
+    await initiate(provider, "5")
+    expect(gateway.created[0].allowed_psys_cids).toEqual(["LTC"])
+  })
+
+  it("sends no accepted-coin list when the merchant accepts every coin and each can take the total", async () => {
+    const { provider, gateway } = setup()
+    await initiate(provider, "10")
+    expect(gateway.created[0]).not.toHaveProperty("allowed_psys_cids")
+  })
+
+  it("leaves a coin under maintenance out of the merchant's accepted coins", async () => {
+    const { provider, gateway } = setup({ allowedCurrencies: ["BTC", "LTC"] })
+    gateway.currenciesList = [
+      { cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8" },
+      { cid: "LTC", currency: "LTC", fiat_rate: new Decimal("80"), precision: "8", maintenance: true },
+    ]
+    await initiate(provider, "10")
+    expect(gateway.created[0].allowed_psys_cids).toEqual(["BTC"])
+  })
+
+  it("refuses a checkout no coin can take, saying why, before anything is reserved or created", async () => {
+    const { provider, gateway, store } = setup()
+    gateway.currenciesList = [
+      { cid: "BTC", currency: "BTC", fiat_rate: new Decimal("60000"), precision: "8", min_sum_in: new Decimal("0.0001") },
+      { cid: "LTC", currency: "LTC", fiat_rate: new Decimal("80"), precision: "8", maintenance: true },
+    ]
+    await expect(initiate(provider, "5")).rejects.toThrow(
+      "No coin can take this payment now: LTC is under maintenance at the gateway, and the cart total 5 USD is below the other coins' minimum (the lowest: 6 USD, for BTC)"
+    )
+    expect(gateway.created).toEqual([])
+    expect(store.invoices).toEqual([])
   })
 
   it("removes its reservation when the gateway refuses the invoice (HTTP 4xx), so nothing is left to look pending", async () => {

@@ -16,7 +16,7 @@ describe("amountToSend", () => {
 
   it("rounds the conversion up to the coin's places: never less than the invoice will ask", () => {
     // 10 / 3 = 3.333…: up to 3.33333334, never 3.33333333.
-    expect(amountToSend("10", "EUR", { fiat_rate: "3", precision: "8" }, "shop")).toBe("3.33333334")
+    expect(amountToSend("10", "EUR", { fiat_rate: "3", precision: "8", invoice_commission_percentage: null }, "shop")).toBe("3.33333334")
   })
 
   it("adds the commission rounded half-up to the coin's places, as the gateway computes it", () => {
@@ -30,21 +30,21 @@ describe("amountToSend", () => {
   it("sends the total in the fiat's minor units, as the provider does (half-up): 84.899 EUR is 84.90", () => {
     expect(amountToSend("84.899", "EUR", ltc, "shopper")).toBe(amountToSend("84.90", "EUR", ltc, "shopper"))
     // JPY has no minor units: 1000.5 JPY is sent as 1001.
-    expect(amountToSend("1000.5", "JPY", { fiat_rate: "1", precision: "2" }, "shop")).toBe("1001")
+    expect(amountToSend("1000.5", "JPY", { fiat_rate: "1", precision: "2", invoice_commission_percentage: null }, "shop")).toBe("1001")
   })
 
   it("adds no commission when the shop pays it, when the coin has none, or when its percentage is not a decimal", () => {
     expect(amountToSend("84.90", "EUR", ltc, "shop")).toBe("1.11023351")
     expect(amountToSend("84.90", "EUR", { ...ltc, invoice_commission_percentage: "0" }, "shopper")).toBe("1.11023351")
     expect(amountToSend("84.90", "EUR", { ...ltc, invoice_commission_percentage: null }, "shopper")).toBe("1.11023351")
-    expect(amountToSend("84.90", "EUR", { fiat_rate: "76.4704", precision: "8" }, "shopper")).toBe("1.11023351")
+    expect(amountToSend("84.90", "EUR", { fiat_rate: "76.4704", precision: "8", invoice_commission_percentage: null }, "shopper")).toBe("1.11023351")
     expect(amountToSend("84.90", "EUR", { ...ltc, invoice_commission_percentage: "1,5" }, "shopper")).toBe("1.11023351")
   })
 
   it("uses 8 places when the coin's precision is unknown, and none without a rate", () => {
-    expect(amountToSend("1", "EUR", { fiat_rate: "3", precision: null }, "shop")).toBe("0.33333334")
-    expect(amountToSend("84.90", "EUR", { fiat_rate: null, precision: "8" }, "shopper")).toBeNull()
-    expect(amountToSend("84.90", "EUR", { fiat_rate: "0", precision: "8" }, "shopper")).toBeNull()
+    expect(amountToSend("1", "EUR", { fiat_rate: "3", precision: null, invoice_commission_percentage: null }, "shop")).toBe("0.33333334")
+    expect(amountToSend("84.90", "EUR", { fiat_rate: null, precision: "8", invoice_commission_percentage: null }, "shopper")).toBeNull()
+    expect(amountToSend("84.90", "EUR", { fiat_rate: "0", precision: "8", invoice_commission_percentage: null }, "shopper")).toBeNull()
   })
 })
 
