@@ -64,10 +64,10 @@ export const DEFAULT_MONEY_OUT_POLICY: MoneyOutPolicy = { address_book: true, co
 /** The longest cooling-off a merchant may set: 30 days. */
 export const MAX_COOLING_OFF_MINUTES = 30 * 24 * 60
 
-/** An amount in the store currency: a positive decimal string, normalised ("100.50" → "100.5"). */
-const storeAmount = (field: string) =>
+/** A positive decimal string, normalised ("100.50" → "100.5"); `unit` says in what, e.g. 'in the coin such as "0.5"'. */
+const positiveAmount = (field: string, unit: string) =>
   z
-    .string({ error: `${field} must be a decimal string in the store currency such as "500"` })
+    .string({ error: `${field} must be a decimal string ${unit}` })
     .trim()
     .superRefine((value, ctx) => {
       const problem = amountProblem(value, Number.POSITIVE_INFINITY, "")
@@ -75,16 +75,11 @@ const storeAmount = (field: string) =>
     })
     .transform((value) => exact(value).toFixed())
 
-/** An amount in a coin: a positive decimal string, normalised. */
-const coinAmount = (field: string) =>
-  z
-    .string({ error: `${field} must be a decimal string in the coin such as "0.5"` })
-    .trim()
-    .superRefine((value, ctx) => {
-      const problem = amountProblem(value, Number.POSITIVE_INFINITY, "")
-      if (problem !== null) ctx.addIssue({ code: "custom", message: `${field} ${problem}` })
-    })
-    .transform((value) => exact(value).toFixed())
+/** An amount in the store currency. */
+const storeAmount = (field: string) => positiveAmount(field, 'in the store currency such as "500"')
+
+/** An amount in a coin. */
+const coinAmount = (field: string) => positiveAmount(field, 'in the coin such as "0.5"')
 
 const payoutAddress = (field: string) =>
   z
