@@ -2,17 +2,19 @@
 // The admin in a real browser: Playwright (playwright-core) drives Debian's Chromium against the demo
 // store (scripts/demo.js): log in, open the Crypto page and see balances, make a withdrawal through the
 // confirmation prompt, see it in operations, open the order the demo paid in crypto and see the widget,
-// open the crypto settings. Then a shopper pays in the example storefront (scripts/storefront-browser-test.js:
+// open the crypto settings; the money-out policy: the address book, settlement rules, a withdrawal above
+// the approval threshold that a second admin approves. Then a shopper pays in the example storefront (scripts/storefront-browser-test.js:
 // hosted and white-label flows, expiry, coin change, a11y). Screenshots go to docs/screenshots/ (the README
 // shows them). Prints one line per step and a closing "N passed, N failed" (admin and storefront together,
 // also written to .test-results/browser.json); exits non-zero when a step fails.
 // `--no-storefront` runs the admin steps only; `--attach` drives a running `npm run demo`.
 const fs = require("fs")
 const path = require("path")
+const { isDeepStrictEqual } = require("util")
 const { startDemo, shutdown } = require("./demo")
 const { paymentStatus } = require("./demo-checkout")
 const { root, waitFor, writeResults } = require("./lib/processes")
-const { launchChromium, logInToAdmin, openCryptoPage } = require("./lib/admin-browser")
+const { launchChromium, logInToAdmin, openCryptoPage, adminFetch, adminJson, ensureAdminUser } = require("./lib/admin-browser")
 const { booksSteps } = require("./browser/books")
 const { orderRulesSteps } = require("./browser/order-rules")
 
@@ -47,9 +49,18 @@ async function step(name, fn) {
   }
 }
 
+// A step that stands alone: its failure is counted and the steps after it still run.
+const independent = (name, fn) => step(name, fn).catch(() => undefined)
+
 async function shot(page, name) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
 }
+
+/**
+ * Scrolls `element` to the middle of the window: the admin scrolls its content inside the page, so a
+ * screenshot shows the window (its sidebar too), and what lies below it only once scrolled to.
+ */
+const scrollToMiddle = (element) => element.evaluate((node) => node.scrollIntoView({ block: "center" }))
 
 // ---- Money out (withdrawals history + resolve, mass payout, fee plans, exchanges history) ----------
 // Recorded withdrawals and exchanges with their state; an unknown outcome (the sandbox's `malformed`
@@ -145,6 +156,257 @@ async function moneyOutSteps(page, demo) {
 }
 // ---- end of money out --------------------------------------------------------------------------
 
+// ---- Money-out policy (docs/money-out.md#money-out-policy): address book, settlement rules, approvals
+// Each check sets up what it needs through the admin API and acts through the screen it is about;
+// what it changes in the policy is put back, so the checks after it meet the demo's policy.
+
+const ETH_ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7"
+// The other addresses the withdrawal steps pay (mass payout, a lost answer, an exchange's payout).
+const OTHER_ADDRESSES = [
+  ["BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"],
+  ["BTC", "bc1q9d4ywgfnd8h43da5tpcxcn6ajv590cg6d3tg6a"],
+  ["BTC", "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h"],
+  ["ETH", ETH_ADDRESS],
+]
+const USDT_ETH_ADDRESS = "0x742d35cc6634c0532925a3b844bc454e4438f44e"
+// Above it (in the store currency, EUR) a withdrawal waits for another admin: 0.002 BTC is worth about 118 EUR at the sandbox's rate.
+const APPROVAL_THRESHOLD = "50"
+const APPROVAL_AMOUNT = "0.002"
+const APPROVER = { email: "approver@example.com", password: "approver-secret", first_name: "Ada", last_name: "Approver" }
+
+/** Saves `[coin, address, label?]` entries in the address book (an entry saved already is answered as it is). */
+async function saveAddresses(page, entries) {
+  for (const [psys_cid, address, label] of entries) {
+    await adminJson(page, "/admin/crypto/money-out/addresses", { method: "POST", body: { psys_cid, address, ...(label ? { label } : {}) }, ok: [200, 201] })
+  }
+}
+
+/** Changes fields of the money-out policy through its route (a check's own setup and clean-up). */
+async function setPolicy(page, patch) {
+  return (await adminJson(page, "/admin/crypto/money-out/policy", { method: "POST", body: patch })).policy
+}
+
+/** Throws naming `what` and both values unless `actual` deep-equals `expected`. */
+function expectEqual(what, actual, expected) {
+  if (!isDeepStrictEqual(actual, expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`)
+}
+
+/** A date as the admin prints it (formatDate: the browser's toLocaleString). */
+const localeDate = (page, iso) => page.evaluate((value) => new Date(value).toLocaleString(), iso)
+
+/** The text of each cell of `row`, trimmed (textContent: what is written, whatever the CSS does to it). */
+const cellTexts = async (row) => (await row.getByRole("cell").allTextContents()).map((text) => text.trim())
+
+/** The answer to the next POST the page makes to `pathname`. */
+const nextPost = (page, pathname) => page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === pathname)
+
+/** Opens a Select by its trigger and picks the option named exactly `name`. */
+async function choose(page, trigger, name) {
+  await trigger.click()
+  await page.getByRole("option", { name, exact: true }).click()
+}
+
+async function addressBookListing(page, admin) {
+  await page.goto(`${admin}/settings/crypto`)
+  // The address the step above saves through the form; saved here too when that step did not get so far.
+  await saveAddresses(page, [["BTC", WITHDRAW_ADDRESS, "Cold wallet"]])
+  await page.reload()
+  const { user } = await adminJson(page, "/admin/users/me")
+  const saved = (await adminJson(page, "/admin/crypto/money-out/addresses?psys_cid=BTC")).addresses.filter((entry) => entry.address === WITHDRAW_ADDRESS)
+  if (saved.length !== 1) throw new Error(`the address book holds ${saved.length} entries for ${WITHDRAW_ADDRESS}, not 1`)
+  const [entry] = saved
+  // The demo's cooling-off is 0: usable from the moment it was added, and listed as usable.
+  expectEqual("usable_from (cooling-off 0)", new Date(entry.usable_from).toISOString(), new Date(entry.added_at).toISOString())
+  const book = page.getByTestId("address-book")
+  await book.getByText("A new address is usable after the cooling-off (0 minutes); every admin is told when one is added.", { exact: true }).waitFor()
+  const rows = book.getByRole("row").filter({ has: page.getByRole("cell", { name: WITHDRAW_ADDRESS, exact: true }) })
+  await rows.first().waitFor()
+  expectEqual("rows listing the address", await rows.count(), 1)
+  // Coin, address (whole, also as the cell's title: the cell truncates it), label, added when and by whom, usable.
+  expectEqual("the address book's row", await cellTexts(rows), ["BTC", WITHDRAW_ADDRESS, "Cold wallet", `${await localeDate(page, entry.added_at)} · ${user.id}`, "usable", "Remove"])
+  expectEqual("the address cell's title", await rows.getByRole("cell").nth(1).getAttribute("title"), WITHDRAW_ADDRESS)
+  await scrollToMiddle(book)
+  await shot(page, "crypto-address-book")
+}
+
+async function settlementRulesStep(page, admin) {
+  await page.goto(`${admin}/settings/crypto`)
+  await saveAddresses(page, [["USDT_ETH", USDT_ETH_ADDRESS, "Treasury"], ["ETH", ETH_ADDRESS]])
+  // From no rules (a run against a running demo may have left one); the rule itself is made in the form.
+  await setPolicy(page, { settlement: {} })
+  try {
+    await page.reload()
+    const rules = page.getByTestId("settlement-rules")
+    const field = (name) => rules.getByLabel(`Settlement 1 ${name}`, { exact: true })
+    const toggle = (name) => rules.getByRole("switch", { name: `Settlement 1 ${name}`, exact: true })
+    await rules.getByRole("button", { name: "Add a settlement rule" }).click()
+    await choose(page, field("coin"), "ETH")
+    await toggle("convert").click()
+    await choose(page, field("convert to"), "USDT_ETH")
+    await choose(page, field("convert address"), `Treasury — ${USDT_ETH_ADDRESS} (usable)`)
+    await field("minimum").fill("0.01")
+    await field("max difference").fill("2")
+    await toggle("sweep").click()
+    await field("sweep threshold").fill("5")
+    await choose(page, field("sweep address"), `${ETH_ADDRESS} (usable)`)
+    const answer = nextPost(page, "/admin/crypto/money-out/policy")
+    await page.getByRole("button", { name: "Save money-out policy" }).click()
+    expectEqual("POST /admin/crypto/money-out/policy's status", (await answer).status(), 200)
+    await page.getByText("Money-out policy saved", { exact: true }).first().waitFor()
+
+    // What the page shows after a reload is the policy in force (the demo's cooling-off 0: nothing waits).
+    await page.reload()
+    await field("convert address").filter({ hasText: "(usable)" }).waitFor({ timeout: 30000 })
+    const text = async (locator) => (await locator.textContent()).trim()
+    expectEqual(
+      "the settlement rules after a reload",
+      {
+        rules: await rules.getByRole("combobox", { name: /^Settlement \d+ coin$/ }).count(),
+        coin: await text(field("coin")),
+        convert: await toggle("convert").getAttribute("aria-checked"),
+        convertTo: await text(field("convert to")),
+        convertAddress: await text(field("convert address")),
+        minimum: await field("minimum").inputValue(),
+        maxDifference: await field("max difference").inputValue(),
+        sweep: await toggle("sweep").getAttribute("aria-checked"),
+        sweepThreshold: await field("sweep threshold").inputValue(),
+        sweepAddress: await text(field("sweep address")),
+      },
+      {
+        rules: 1,
+        coin: "ETH",
+        convert: "true",
+        convertTo: "USDT_ETH",
+        convertAddress: `Treasury — ${USDT_ETH_ADDRESS} (usable)`,
+        minimum: "0.01",
+        maxDifference: "2",
+        sweep: "true",
+        sweepThreshold: "5",
+        sweepAddress: `${ETH_ADDRESS} (usable)`,
+      }
+    )
+    if ((await page.getByTestId("money-out-pending").count()) !== 0) throw new Error(`a change waits for the cooling-off: ${await page.getByTestId("money-out-pending").innerText()}`)
+    const { policy } = await adminJson(page, "/admin/crypto/money-out/policy")
+    expectEqual("GET /admin/crypto/money-out/policy's effective.settlement", policy.effective.settlement, {
+      ETH: {
+        convert: { to_currency: "USDT_ETH", to_address: USDT_ETH_ADDRESS, min_amount: "0.01", max_difference_percent: "2" },
+        sweep: { threshold: "5", to_address: ETH_ADDRESS },
+      },
+    })
+    await scrollToMiddle(rules)
+    await shot(page, "crypto-settlement-rules")
+  } finally {
+    // No conversion or sweep of ETH for the checks after this one.
+    await setPolicy(page, { settlement: {} }).catch(() => undefined)
+  }
+}
+
+/** The row of the To approve tab that holds withdrawal `id` (its note field names it). */
+const approvalRow = (page, id) => page.getByTestId("approvals").getByRole("row").filter({ has: page.getByLabel(`Note for ${id}`, { exact: true }) })
+
+/** How many BTC cash-outs the gateway lists (GET /admin/crypto/operations). */
+const gatewayCashOuts = async (page) => (await adminJson(page, "/admin/crypto/operations?type=cash_out&currency=BTC&limit=1")).meta.totalCount
+
+async function approvalStep(browser, page, admin, demo) {
+  await page.goto(`${admin}/settings/crypto`)
+  await saveAddresses(page, [["BTC", WITHDRAW_ADDRESS, "Cold wallet"]])
+  // From no threshold (a run against a running demo may have left one); the threshold itself is set in the form.
+  await setPolicy(page, { approval_threshold: null })
+  let approverContext = null
+  try {
+    await page.reload()
+    await page.locator("#money-out-approval").fill(APPROVAL_THRESHOLD)
+    const saved = nextPost(page, "/admin/crypto/money-out/policy")
+    await page.getByRole("button", { name: "Save money-out policy" }).click()
+    const savedAnswer = await saved
+    expectEqual("POST /admin/crypto/money-out/policy's status", savedAnswer.status(), 200)
+    await page.getByText("Money-out policy saved", { exact: true }).first().waitFor()
+    expectEqual("the approval threshold in force", (await adminJson(page, "/admin/crypto/money-out/policy")).policy.effective.approval_threshold, APPROVAL_THRESHOLD)
+
+    await page.goto(`${admin}/crypto`)
+    await page.getByRole("tab", { name: "Withdraw" }).click()
+    await page.locator("#withdraw-coin").click()
+    await page.getByRole("option", { name: /^BTC\b/ }).first().click()
+    await page.locator("#withdraw-address").fill(WITHDRAW_ADDRESS)
+    await page.locator("#withdraw-amount").fill(APPROVAL_AMOUNT)
+    const created = nextPost(page, "/admin/crypto/withdrawals")
+    await sendWithdrawForm(page)
+    const createdAnswer = await created
+    const { withdrawal } = await createdAnswer.json()
+    expectEqual("the new withdrawal's answer", { http: createdAnswer.status(), status: withdrawal.status }, { http: 202, status: "awaiting_approval" })
+    await page.getByLabel("Withdrawal result").getByText("awaiting approval", { exact: true }).waitFor()
+    if (!new Decimal(withdrawal.value_amount).gt(APPROVAL_THRESHOLD)) throw new Error(`worth ${withdrawal.value_amount} ${withdrawal.value_currency}, not above ${APPROVAL_THRESHOLD}`)
+
+    // To approve: who asked, what, how much (and its worth in the store currency), where to.
+    const { user: requester } = await adminJson(page, "/admin/users/me")
+    const waiting = await adminJson(page, "/admin/crypto/withdrawals?status=awaiting_approval&limit=100")
+    await page.getByRole("tab", { name: /To approve/ }).click()
+    const row = approvalRow(page, withdrawal.id)
+    await row.waitFor()
+    expectEqual("the To approve badge", (await page.getByTestId("approval-count").textContent()).trim(), String(waiting.count))
+    // Its worth in the store's default currency, as formatFiat writes it (two decimals, half up, thousands grouped).
+    const { stores } = await adminJson(page, "/admin/stores?fields=supported_currencies.*")
+    const storeCurrency = stores[0].supported_currencies.find((currency) => currency.is_default).currency_code.toUpperCase()
+    expectEqual("the worth's currency", withdrawal.value_currency.toUpperCase(), storeCurrency)
+    const worth = `${new Decimal(withdrawal.value_amount).toFixed(2, Decimal.ROUND_HALF_UP).replace(/\B(?=(\d{3})+(?!\d))/g, ",")} ${storeCurrency}`
+    expectEqual("the waiting withdrawal's row", (await cellTexts(row)).slice(0, 5), [
+      `${await localeDate(page, withdrawal.requested_at)} · ${requester.id}`,
+      "withdrawal",
+      `${APPROVAL_AMOUNT} BTC`,
+      worth,
+      WITHDRAW_ADDRESS,
+    ])
+
+    // The admin who asked cannot approve it: the server refuses, the screen says why, nothing is sent.
+    const cashOutsBefore = await gatewayCashOuts(page)
+    const refused = nextPost(page, `/admin/crypto/withdrawals/${withdrawal.id}/approve`)
+    await row.getByRole("button", { name: "Approve" }).click()
+    expectEqual("the requester's approval's status", (await refused).status(), 400)
+    await page.getByText("Not approved", { exact: true }).first().waitFor()
+    await page.getByText(`Withdrawal ${withdrawal.id} was asked by you: another admin must approve it (money-out policy, rule: approval)`, { exact: true }).waitFor()
+    const still = (await adminJson(page, `/admin/crypto/withdrawals/${withdrawal.id}`)).withdrawal
+    expectEqual("the withdrawal after its requester's approval", { status: still.status, operation_id: still.operation_id }, { status: "awaiting_approval", operation_id: null })
+    await row.waitFor()
+    await page.waitForTimeout(500) // let the toast's slide-in finish for the screenshot
+    await shot(page, "crypto-approvals")
+
+    // A second admin approves it in their own session: sent once.
+    const approver = await ensureAdminUser(demo.backendUrl, demo.admin, APPROVER)
+    approverContext = await browser.newContext({ viewport: { width: 1440, height: 1000 } })
+    const approverPage = await approverContext.newPage()
+    approverPage.setDefaultTimeout(120000)
+    currentPage = approverPage
+    await logInToAdmin(approverPage, admin, APPROVER)
+    await approverPage.goto(`${admin}/crypto`)
+    await approverPage.getByRole("tab", { name: /To approve/ }).click()
+    const theirRow = approvalRow(approverPage, withdrawal.id)
+    await theirRow.waitFor()
+    const approved = nextPost(approverPage, `/admin/crypto/withdrawals/${withdrawal.id}/approve`)
+    await theirRow.getByRole("button", { name: "Approve" }).click()
+    const approvedAnswer = await approved
+    const approvedBody = await approvedAnswer.json()
+    expectEqual("the second admin's approval", { http: approvedAnswer.status(), status: approvedBody.withdrawal.status, replayed: approvedBody.replayed }, { http: 200, status: "completed", replayed: false })
+    await approverPage.getByText(`Withdrawal ${withdrawal.id}: completed.`, { exact: true }).waitFor()
+    await theirRow.waitFor({ state: "detached" })
+
+    const listed = (await adminJson(approverPage, "/admin/crypto/withdrawals?limit=100")).withdrawals.filter((w) => w.id === withdrawal.id)
+    expectEqual(
+      "GET /admin/crypto/withdrawals' entries for it",
+      listed.map((w) => ({ status: w.status, psys_cid: w.psys_cid, total_amount: w.total_amount, to: w.recipients.map((r) => r.address), requested_by: w.requested_by, approved_by: w.approved_by, sent: w.operation_id !== null })),
+      [{ status: "completed", psys_cid: "BTC", total_amount: APPROVAL_AMOUNT, to: [WITHDRAW_ADDRESS], requested_by: requester.id, approved_by: approver.id, sent: true }]
+    )
+    // Approving it again sends nothing: answered as recorded, and the gateway holds one more cash-out, not two.
+    const again = await adminFetch(approverPage, `/admin/crypto/withdrawals/${withdrawal.id}/approve`, { method: "POST", body: {} })
+    expectEqual("approving it again", { http: again.status, replayed: again.body && again.body.replayed, operation_id: again.body && again.body.withdrawal.operation_id }, { http: 200, replayed: true, operation_id: listed[0].operation_id })
+    expectEqual("the gateway's BTC cash-outs", await gatewayCashOuts(approverPage), cashOutsBefore + 1)
+  } finally {
+    currentPage = page
+    if (approverContext) await approverContext.close()
+    // Withdrawals go out without approval again for the checks after this one.
+    await setPolicy(page, { approval_threshold: null }).catch(() => undefined)
+  }
+}
+
 async function main({ admin: runAdmin = true, storefront = !process.argv.includes("--no-storefront") } = {}) {
   fs.mkdirSync(shots, { recursive: true })
   // --attach: drive an already running `npm run demo` instead of starting one (for development).
@@ -167,7 +429,6 @@ async function main({ admin: runAdmin = true, storefront = !process.argv.include
     if (storefront) {
       const { runStorefrontSteps } = require("./storefront-browser-test")
       // Each storefront step stands alone (its own browser context and cart): one failing does not stop the others.
-      const independent = (name, fn) => step(name, fn).catch(() => undefined)
       await runStorefrontSteps({ browser, demo, step: independent, setCurrentPage: (page) => (currentPage = page), pageErrors })
     }
   } finally {
@@ -208,26 +469,15 @@ async function adminSteps(browser, demo) {
       const row = book.getByRole("row", { name: new RegExp(WITHDRAW_ADDRESS) })
       await row.getByText("Cold wallet").waitFor()
       await row.getByText("usable", { exact: true }).waitFor()
-      await shot(page, "crypto-address-book")
       // The other addresses the steps below pay (mass payout, a lost answer, an exchange's payout), saved through the same route.
-      const others = [
-        ["BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"],
-        ["BTC", "bc1q9d4ywgfnd8h43da5tpcxcn6ajv590cg6d3tg6a"],
-        ["BTC", "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h"],
-        ["ETH", "0x52908400098527886e0f7030069857d2e4169ee7"],
-      ]
-      for (const [psys_cid, address] of others) {
-        const status = await page.evaluate(
-          async (body) => (await fetch("/admin/crypto/money-out/addresses", { method: "POST", credentials: "include", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).status,
-          { psys_cid, address }
-        )
-        if (status !== 200 && status !== 201) throw new Error(`saving ${psys_cid} ${address} answered ${status}`)
-      }
-      await page.goto(`${admin}/crypto`)
-      await page.getByRole("cell", { name: /^BTC\b/ }).first().waitFor()
+      await saveAddresses(page, OTHER_ADDRESSES)
     })
 
+    await independent("the address book lists a saved address with its coin, label and when it became usable", () => addressBookListing(page, admin))
+
     await step("a withdrawal goes out through the confirmation prompt", async () => {
+      await page.goto(`${admin}/crypto`)
+      await page.getByRole("cell", { name: /^BTC\b/ }).first().waitFor()
       await page.getByRole("tab", { name: "Withdraw" }).click()
       await page.locator("#withdraw-coin").click()
       await page.getByRole("option", { name: /^BTC\b/ }).first().click()
@@ -293,6 +543,12 @@ async function adminSteps(browser, demo) {
     })
 
     await orderRulesSteps(page, admin, demo, { step, shot })
+
+    await independent("settlement rules are saved and shown as the policy in force", () => settlementRulesStep(page, admin))
+
+    await independent("a withdrawal above the approval threshold waits in To approve; the requester cannot approve it; a second admin approves it and it is sent once", () =>
+      approvalStep(browser, page, admin, demo)
+    )
   }
 }
 

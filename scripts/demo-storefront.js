@@ -51,6 +51,7 @@ function packKit(log) {
 function prepareStorefront({ log }) {
   packKit(log)
   fs.rmSync(path.join(exampleDir, "node_modules", "medusa-payment-crypto"), { recursive: true, force: true })
+  forgetLockedKit()
   log("installing the example storefront's dependencies and the packed plugin (examples/storefront)…")
   run(npmBin(), ["install", "--no-audit", "--no-fund"], { cwd: exampleDir })
   const buildId = path.join(exampleDir, ".next", "BUILD_ID")
@@ -63,6 +64,19 @@ function prepareStorefront({ log }) {
   log("building the example storefront (next build; a few minutes the first time)…")
   run(path.join(exampleDir, "node_modules", ".bin", "next"), ["build"], { cwd: exampleDir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } })
   fs.writeFileSync(path.join(exampleDir, ".next", "kit.sha256"), kitHash(exampleDir))
+}
+
+/**
+ * npm reinstalls a `file:` tarball from its cache when the example's lockfile (not committed) pins
+ * the integrity of an earlier pack: the lock's entry of the plugin goes, so the new pack is installed.
+ */
+function forgetLockedKit() {
+  const lockFile = path.join(exampleDir, "package-lock.json")
+  if (!fs.existsSync(lockFile)) return
+  const lock = JSON.parse(fs.readFileSync(lockFile, "utf8"))
+  if (lock.packages === undefined || lock.packages["node_modules/medusa-payment-crypto"] === undefined) return
+  delete lock.packages["node_modules/medusa-payment-crypto"]
+  fs.writeFileSync(lockFile, `${JSON.stringify(lock, null, 2)}\n`)
 }
 
 /** A hash of the kit as installed in the example (the tarball's own bytes carry timestamps). */
