@@ -1,6 +1,7 @@
 import { Decimal } from "decimal.js"
 import type { SettlementRule } from "../config/money-out-policy"
 import type { CryptoSettlementRequestedEvent } from "../events"
+import { isDecimalString } from "../../gateway"
 import { exact } from "../money"
 import { statusFacts } from "../payment/payment-state"
 
@@ -46,7 +47,7 @@ export function settlementOfInvoice(
  */
 export function settlementOfPayIn(callback: { provider_id: string; status: string | null; txn_id: string | null; fields: unknown }): CryptoSettlementRequestedEvent | null {
   const fields = typeof callback.fields === "object" && callback.fields !== null ? (callback.fields as Record<string, unknown>) : {}
-  const decimal = (key: string): string | null => (typeof fields[key] === "string" && /^\d+(\.\d+)?$/.test(fields[key] as string) ? (fields[key] as string) : null)
+  const decimal = (key: string): string | null => (typeof fields[key] === "string" && isDecimalString(fields[key] as string) ? (fields[key] as string) : null)
   const psysCid = typeof fields.psys_cid === "string" && fields.psys_cid !== "" ? fields.psys_cid : null
   const amount = decimal("amount")
   const commission = decimal("invoice_commission")

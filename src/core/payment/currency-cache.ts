@@ -1,5 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { GatewayUnprocessableEntityError, type Currency, type GatewayClient } from "../../gateway"
+import { GatewayUnprocessableEntityError, isDecimalString, type Currency, type GatewayClient } from "../../gateway"
 import type CryptoModuleService from "../../modules/crypto/service"
 import { toMedusaError } from "../errors"
 import { coinPlaces, exact, fiatToCoin, fiatToMinorUnits } from "../money"
@@ -44,7 +44,7 @@ function toCached(currency: Currency): CachedCurrency {
 /** A commission percentage as a plain decimal string (spec §2.4 sends a string), else null. */
 function commissionPercentage(value: string | null | undefined): string | null {
   const text = typeof value === "string" ? value.trim() : ""
-  return /^\d+(\.\d+)?$/.test(text) ? text : null
+  return isDecimalString(text) ? text : null
 }
 
 /** The stored JSON value: `{ currencies: CachedCurrency[] }`. */

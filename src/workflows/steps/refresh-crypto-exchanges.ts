@@ -2,6 +2,7 @@ import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { failureReason } from "../../core/errors"
+import { isDecimalString } from "../../gateway"
 import { statusOfExchange } from "../../core/money-out/exchange"
 import { completedShortfall, SETTLEMENT_ACTOR } from "../../core/money-out/settlement"
 import { policyNow, readMoneyOutPolicy } from "../../core/money-out/policy"
@@ -15,7 +16,7 @@ export const refreshCryptoExchangesStepId = "refresh-crypto-exchanges"
 /** The bought amount a stored exchange answer names (`to_amount`, a decimal string), else null. */
 const boughtOf = (result: unknown): string | null => {
   const value = typeof result === "object" && result !== null ? (result as Record<string, unknown>).to_amount : null
-  return typeof value === "string" && /^\d+(\.\d+)?$/.test(value) ? value : null
+  return typeof value === "string" && isDecimalString(value) ? value : null
 }
 
 /**
